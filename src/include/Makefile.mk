@@ -1,0 +1,2 @@
+noinst_HEADERS += src/include/mpiimpl.h src/include/mpir_object.h src/include/mpir_err.h \
+                  src/include/mpir_process.h src/include/mpir_attr.h

@@ -1,0 +1,60 @@
+/*
+ * Process-wide state: init/finalize, the predefined communicators, error handlers.
+ * The runtime issue replaces the two fixed communicators with real ones; until then
+ * MPI_COMM_WORLD and MPI_COMM_SELF are both the single calling process.
+ */
+#ifndef MPIR_PROCESS_H_INCLUDED
+#define MPIR_PROCESS_H_INCLUDED
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include "mpi.h"
+#include "mpir_object.h"
+
+struct MPIR_Attribute;
+
+typedef struct MPIR_Errhandler {
+    MPIR_Object obj;
+    MPI_Comm_errhandler_function *fn;   /* NULL for the predefined handlers */
+} MPIR_Errhandler;
+
+typedef struct MPIR_Comm {
+    MPIR_Object obj;
+    int rank, size;
+    _Atomic int errhandler;             /* MPI_Errhandler */
+    int errhandler_set_by_user;
+    char name[MPI_MAX_OBJECT_NAME];
+    struct MPIR_Attribute *attributes;
+} MPIR_Comm;
+
+enum MPIR_State { MPIR_STATE_PRE_INIT = 0, MPIR_STATE_INITIALIZED = 1, MPIR_STATE_FINALIZED = 2 };
+
+typedef struct MPIR_Process_t {
+    _Atomic int state;                  /* enum MPIR_State */
+    int thread_level;
+    pthread_t main_thread;
+} MPIR_Process_t;
+extern MPIR_Process_t MPIR_Process;
+
+static inline int MPIR_Is_initialized(void)
+{
+    return atomic_load_explicit(&MPIR_Process.state, memory_order_acquire) == MPIR_STATE_INITIALIZED;
+}
+
+/* The communicator (or errhandler) object for a valid handle, else NULL. */
+MPIR_Comm *MPIR_Comm_lookup(MPI_Comm comm);
+MPIR_Errhandler *MPIR_Errhandler_lookup(MPI_Errhandler errhandler);
+
+/* Invokes comm's error handler on code (MPI_COMM_NULL: the handler for errors tied to no object,
+ * which is MPI_COMM_SELF's if the user set one, else MPI_COMM_WORLD's). Returns code unless the
+ * handler aborts the process. */
+int MPIR_Errhandler_invoke(MPI_Comm comm, int code, const char *message);
+
+/* Ends the process: prints message (if any) to stderr and exits with errorcode. */
+void MPIR_Abort_process(int errorcode, const char *message) __attribute__((noreturn));
+
+/* Called by MPI_Finalize for each module to release what it holds. */
+void MPID_Datatype_finalize(void);
+void MPIR_Attr_finalize(void);
+
+#endif

@@ -1,0 +1,1 @@
+# The test suite is run by test/runtests through mpiexec (make check).
