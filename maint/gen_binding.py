@@ -115,8 +115,8 @@ class Param:
         """An int array that the implementation takes as 64-bit values."""
         if not self.length:
             return False
-        c, _, impl = ARRAYS[self.kind]
-        return (c if not large else ARRAYS[self.kind][1]) != impl
+        c = ARRAYS[self.kind][1 if large else 0]
+        return c == 'int' and ARRAYS[self.kind][2] != 'int'
 
 
 class Function:
@@ -165,6 +165,8 @@ def parse(path):
 
 def fmt_of(p, large):
     """printf conversion and argument for the error report."""
+    if p.kind == 'RAW' and not p.raw.endswith('*'):
+        return ('%lld', f'(long long) {p.name}') if 'Count' in p.raw else ('%d', f'(int) {p.name}')
     if p.length or p.kind in POINTERS or p.kind in ('PTR', 'BUF', 'STRING', 'RAW', 'FUNC'):
         if p.kind == 'FUNC':
             return '%p', f'(void *) (size_t) {p.name}'
@@ -197,17 +199,16 @@ def check_lines(fn, p, large):
                        f'(long long) {n}[i_]'))
         elif p.kind == 'DATATYPE':
             out.append(f'for (MPI_Count i_ = 0; i_ < (MPI_Count) {p.length}; i_++)')
-            out.append(f'    if (!MPID_Datatype_lookup({n}[i_])) ' + fail('MPI_ERR_TYPE',
-                       f'invalid datatype in {n}[%lld]', '(long long) i_'))
+            out.append(f'    if (!MPID_Datatype_lookup({n}[i_])) {{ err = MPIR_Err_datatype("{n}", {n}[i_], i_); goto fn_fail; }}')
         return out
     k = p.kind
     if k == 'COUNT':
         out.append(f'if ({n} < 0) ' + fail('MPI_ERR_COUNT', f'invalid {n}, must be non-negative'))
     elif k == 'DATATYPE':
-        out.append(f'if (!MPID_Datatype_lookup({n})) ' + fail('MPI_ERR_TYPE', f'invalid datatype {n}'))
+        out.append(f'if (!MPID_Datatype_lookup({n})) {{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
     elif k == 'DATATYPE_OR_NULL':
         out.append(f'if ({n} != MPI_DATATYPE_NULL && !MPID_Datatype_lookup({n})) '
-                   + fail('MPI_ERR_TYPE', f'invalid datatype {n}'))
+                   f'{{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
     elif k == 'COMM':
         out.append(f'if (!MPIR_Comm_lookup({n})) ' + fail('MPI_ERR_COMM', f'invalid communicator {n}'))
     elif k == 'ERRHANDLER':
@@ -218,7 +219,7 @@ def check_lines(fn, p, large):
     elif k in POINTERS:
         out.append(f'if ({n} == NULL) ' + fail('MPI_ERR_ARG', f'{n} is NULL'))
         if k == 'DATATYPE_INOUT':
-            out.append(f'if (!MPID_Datatype_lookup(*{n})) ' + fail('MPI_ERR_TYPE', f'invalid datatype *{n}'))
+            out.append(f'if (!MPID_Datatype_lookup(*{n})) {{ err = MPIR_Err_datatype("*{n}", *{n}, -1); goto fn_fail; }}')
         elif k == 'COMM_INOUT':
             out.append(f'if (!MPIR_Comm_lookup(*{n})) ' + fail('MPI_ERR_COMM', f'invalid communicator *{n}'))
         elif k == 'ERRHANDLER_INOUT':
@@ -273,6 +274,8 @@ def emit_function(fn, suffix, large, out):
     if 'impl_is_c' in fn.flags:
         args.append('true' if suffix == '_c' else 'false')
     body.append(f'    err = {fn.impl}({", ".join(args)});')
+    if not any('goto fn_fail' in line for line in body):
+        body.append('    goto fn_fail;   /* one exit path, also for calls that check nothing */')
     for p in narrowed:
         body.append(f'    if (err == MPI_SUCCESS) *{p.name} = n_{p.name} > INT_MAX ? MPI_UNDEFINED : (int) n_{p.name};')
     body.append('  fn_fail:')
@@ -284,7 +287,7 @@ def emit_function(fn, suffix, large, out):
         f, a = fmt_of(p, large)
         fmts.append(f'{p.name}={f}')
         fargs.append(a)
-        if p.kind in ('DATATYPE', 'DATATYPE_OR_NULL', 'COMM'):
+        if p.kind in ('DATATYPE', 'DATATYPE_OR_NULL', 'COMM') and not p.length:
             body.append(f'        char s_{p.name}[MPIR_HANDLE_STR_MAX];')
     sink = next((p.name for p in fn.params if p.kind == 'COMM'), 'MPI_COMM_NULL')
     argstr = ''.join(', ' + a for a in fargs)

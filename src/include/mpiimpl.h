@@ -15,11 +15,15 @@
 #include "mpir_attr.h"
 #include "mpid_datatype.h"
 
+/* Displacements and counts share the 64-bit integer arithmetic of the engine. */
+_Static_assert(sizeof(MPI_Aint) == 8 && sizeof(MPI_Count) == 8 && sizeof(int64_t) == 8,
+               "MPI_Aint and MPI_Count must be 64-bit");
+
 /* Copies n ints into a new array of MPI_Count (for the int bindings of large-count functions). */
 int MPIR_Widen_ints(const int *src, MPI_Count n, MPI_Count **dst);
 
-/* Overflow-checked arithmetic on sizes and displacements. */
-static inline bool MPIR_Mul_overflows(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
-static inline bool MPIR_Add_overflows(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+/* Overflow-checked arithmetic on sizes and displacements: true when *r could not hold the result. */
+#define MPIR_Mul_overflows(a, b, r) __builtin_mul_overflow((a), (b), (r))
+#define MPIR_Add_overflows(a, b, r) __builtin_add_overflow((a), (b), (r))
 
 #endif

@@ -28,6 +28,15 @@ int MPIR_Err_return(MPI_Comm comm, int errclass, const char *call_fmt, ...) __at
 /* Standard text of an error class. */
 const char *MPIR_Err_class_string(int errclass);
 
+/* The reason for a datatype argument that is not a usable handle (index >= 0: an array element). */
+static inline int MPIR_Err_datatype(const char *arg, MPI_Datatype type, long long index)
+{
+    const char *why = type == MPI_DATATYPE_NULL ? "is MPI_DATATYPE_NULL"
+                                                : "is not a valid datatype (never created, or already freed)";
+    return index < 0 ? MPIR_Err(MPI_ERR_TYPE, "%s %s", arg, why)
+                     : MPIR_Err(MPI_ERR_TYPE, "%s[%lld] %s", arg, index, why);
+}
+
 #define MPIR_HANDLE_STR_MAX 48
 /* Printable names of handles for error messages: "MPI_INT", "datatype 0x8c000003", ... */
 const char *MPIR_Datatype_str(MPI_Datatype type, char *buf);

@@ -49,11 +49,13 @@ typedef struct MPIR_Pool {
     int free_head, free_tail;           /* FIFO of free indices, linked through the slots */
     int nlive;
     unsigned char *generation;          /* per index; grows with the pool */
+    void *direct;                       /* optional preallocated first block (static storage) */
 } MPIR_Pool;
 
-#define MPIR_POOL_INITIALIZER(cls, type, label) \
+/* direct: NULL, or a static array of MPIR_POOL_BLOCK objects used before any block is allocated. */
+#define MPIR_POOL_INITIALIZER(cls, type, label, direct_block) \
     { .obj_class = (cls), .obj_size = sizeof(type), .name = (label), \
-      .lock = PTHREAD_MUTEX_INITIALIZER, .free_head = -1, .free_tail = -1 }
+      .lock = PTHREAD_MUTEX_INITIALIZER, .free_head = -1, .free_tail = -1, .direct = (direct_block) }
 
 /* A new zeroed object with ref_count 1 and a fresh handle, or NULL when memory or handles run out. */
 void *MPIR_Pool_alloc(MPIR_Pool *pool);

@@ -81,11 +81,9 @@ extern MPID_Datatype MPID_Builtin_types[MPID_BUILTIN_TYPE_MAX];
  * user), else NULL. MPI_DATATYPE_NULL gives NULL. */
 MPID_Datatype *MPID_Datatype_lookup(MPI_Datatype type);
 
-/* The record behind a handle known to be valid (internal use: children, contents). */
-static inline MPID_Datatype *MPID_Datatype_get(MPI_Datatype type)
-{
-    return MPID_Datatype_lookup(type);
-}
+/* The record behind a handle the library holds a reference to (children in contents), even if the
+ * user has freed it; NULL only for handles that never were or no longer are records. */
+MPID_Datatype *MPID_Datatype_get(MPI_Datatype type);
 
 static inline MPI_Datatype MPID_Datatype_handle(const MPID_Datatype *dt)
 {
@@ -161,5 +159,7 @@ int MPID_Datatype_combiner(const MPID_Datatype *dt);
 /* ---- predefined types (dt_builtin.c) ---- */
 const char *MPID_Builtin_name(MPI_Datatype type);  /* NULL if not predefined */
 void MPID_Builtin_init(void);
+/* The predefined pair type (MPI_FLOAT_INT, ...) made of (value_type, index_type), or MPI_DATATYPE_NULL. */
+MPI_Datatype MPID_Builtin_pair(MPI_Datatype value_type, MPI_Datatype index_type);
 
 #endif

@@ -1,0 +1,193 @@
+/*
+ * The datatype constructors of the MPI layer: each converts its arguments to the engine's form
+ * (byte displacements, one block description), lets the device compute the new record, and then
+ * records the arguments as the user gave them. new_type() does that shared bookkeeping.
+ */
+#include "mpiimpl.h"
+#include "mpir_impl_proto.h"
+
+/* Records contents and publishes the handle; on failure the half-built record is released. */
+static int new_type(int err, MPID_Datatype *dt, int combiner, bool is_large, int nvals, const int64_t *vals,
+                    int ntypes, const MPI_Datatype *types, MPI_Datatype *newtype)
+{
+    if (err)
+        return err;
+    err = MPID_Datatype_set_contents(dt, combiner, is_large, nvals, vals, ntypes, types);
+    if (err) {
+        MPID_Datatype_release(dt);
+        return err;
+    }
+    *newtype = MPID_Datatype_handle(dt);
+    return MPI_SUCCESS;
+}
+
+/* Arguments of the array constructors, as the contents table lists them: count, then each array. */
+static int64_t *pack_args(MPI_Count count, int nscalars, const int64_t *scalars, const MPI_Count *a1,
+                          const int64_t *a2, int *nvals)
+{
+    if (count > (INT_MAX - nscalars - 1) / 2) {
+        MPIR_Err(MPI_ERR_COUNT, "count %lld is too large to record", (long long) count);
+        return NULL;
+    }
+    *nvals = 1 + nscalars + (a1 ? (int) count : 0) + (a2 ? (int) count : 0);
+    int64_t *v = malloc((size_t) *nvals * sizeof *v), *p = v;
+    if (!v) {
+        MPIR_Err(MPI_ERR_NO_MEM, "out of memory recording datatype contents");
+        return NULL;
+    }
+    *p++ = count;
+    for (int i = 0; i < nscalars; i++)
+        *p++ = scalars[i];
+    for (MPI_Count i = 0; a1 && i < count; i++)
+        *p++ = a1[i];
+    for (MPI_Count i = 0; a2 && i < count; i++)
+        *p++ = a2[i];
+    return v;
+}
+
+int MPIR_Type_contiguous_impl(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype, bool is_c)
+{
+    MPID_Datatype *old = MPID_Datatype_get(oldtype), *dt = NULL;
+    int64_t vals[] = { count };
+    int err = MPID_Type_vector(1, count, 0, old, &dt);
+    return new_type(err, dt, MPI_COMBINER_CONTIGUOUS, is_c, 1, vals, 1, &oldtype, newtype);
+}
+
+static int vector(MPI_Count count, MPI_Count blocklength, MPI_Aint stride_bytes, int64_t stride_arg,
+                  int combiner, MPI_Datatype oldtype, MPI_Datatype *newtype, bool is_c)
+{
+    MPID_Datatype *old = MPID_Datatype_get(oldtype), *dt = NULL;
+    int64_t vals[] = { count, blocklength, stride_arg };
+    int err = MPID_Type_vector(count, blocklength, stride_bytes, old, &dt);
+    return new_type(err, dt, combiner, is_c, 3, vals, 1, &oldtype, newtype);
+}
+
+int MPIR_Type_vector_impl(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                          MPI_Datatype *newtype, bool is_c)
+{
+    int64_t bytes;
+    if (MPIR_Mul_overflows(stride, MPID_Datatype_get(oldtype)->extent, &bytes))
+        return MPIR_Err(MPI_ERR_ARG, "stride %lld times the extent of oldtype overflows", (long long) stride);
+    return vector(count, blocklength, bytes, stride, MPI_COMBINER_VECTOR, oldtype, newtype, is_c);
+}
+
+int MPIR_Type_create_hvector_impl(MPI_Count count, MPI_Count blocklength, MPI_Aint stride,
+                                  MPI_Datatype oldtype, MPI_Datatype *newtype, bool is_c)
+{
+    return vector(count, blocklength, stride, stride, MPI_COMBINER_HVECTOR, oldtype, newtype, is_c);
+}
+
+int MPIR_Type_hvector_mpi1_impl(MPI_Count count, MPI_Count blocklength, MPI_Aint stride,
+                                MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return MPIR_Type_create_hvector_impl(count, blocklength, stride, oldtype, newtype, false);
+}
+
+/* The indexed family and struct: one block description, then the arguments as given. */
+static int blocks(const MPID_Blocks *b, int combiner, bool is_c, bool blocklen_is_scalar,
+                  const MPI_Count *blocklens, MPI_Datatype *newtype)
+{
+    MPID_Datatype *dt = NULL;
+    int nvals, ntypes = b->types ? (int) b->count : 1;
+    MPI_Datatype oldtype = b->types ? MPI_DATATYPE_NULL : MPID_Datatype_handle(b->type);
+    int64_t scalar = b->blocklen;
+    int64_t *vals = pack_args(b->count, blocklen_is_scalar, &scalar, blocklens, b->disps, &nvals);
+    if (!vals)
+        return MPI_ERR_COUNT;   /* reason already recorded */
+    int err = MPID_Type_blocks(b, &dt);
+    err = new_type(err, dt, combiner, is_c, nvals, vals, ntypes, b->types ? b->types : &oldtype, newtype);
+    free(vals);
+    return err;
+}
+
+int MPIR_Type_indexed_impl(MPI_Count count, const MPI_Count *array_of_blocklengths,
+                           const MPI_Count *array_of_displacements, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype, bool is_c)
+{
+    MPID_Datatype *old = MPID_Datatype_get(oldtype);
+    MPID_Blocks b = { .count = count, .blocklens = array_of_blocklengths,
+                      .disps = (const int64_t *) array_of_displacements, .disp_unit = old->extent, .type = old };
+    return blocks(&b, MPI_COMBINER_INDEXED, is_c, false, array_of_blocklengths, newtype);
+}
+
+int MPIR_Type_create_hindexed_impl(MPI_Count count, const MPI_Count *array_of_blocklengths,
+                                   const MPI_Aint *array_of_displacements, MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype, bool is_c)
+{
+    MPID_Blocks b = { .count = count, .blocklens = array_of_blocklengths,
+                      .disps = (const int64_t *) array_of_displacements, .disp_unit = 1,
+                      .type = MPID_Datatype_get(oldtype) };
+    return blocks(&b, MPI_COMBINER_HINDEXED, is_c, false, array_of_blocklengths, newtype);
+}
+
+int MPIR_Type_hindexed_mpi1_impl(MPI_Count count, const MPI_Count *array_of_blocklengths,
+                                 const MPI_Aint *array_of_displacements, MPI_Datatype oldtype,
+                                 MPI_Datatype *newtype)
+{
+    return MPIR_Type_create_hindexed_impl(count, array_of_blocklengths, array_of_displacements, oldtype,
+                                          newtype, false);
+}
+
+int MPIR_Type_create_indexed_block_impl(MPI_Count count, MPI_Count blocklength,
+                                        const MPI_Count *array_of_displacements, MPI_Datatype oldtype,
+                                        MPI_Datatype *newtype, bool is_c)
+{
+    MPID_Datatype *old = MPID_Datatype_get(oldtype);
+    MPID_Blocks b = { .count = count, .blocklen = blocklength, .disps = (const int64_t *) array_of_displacements,
+                      .disp_unit = old->extent, .type = old };
+    return blocks(&b, MPI_COMBINER_INDEXED_BLOCK, is_c, true, NULL, newtype);
+}
+
+int MPIR_Type_create_hindexed_block_impl(MPI_Count count, MPI_Count blocklength,
+                                         const MPI_Aint *array_of_displacements, MPI_Datatype oldtype,
+                                         MPI_Datatype *newtype, bool is_c)
+{
+    MPID_Blocks b = { .count = count, .blocklen = blocklength, .disps = (const int64_t *) array_of_displacements,
+                      .disp_unit = 1, .type = MPID_Datatype_get(oldtype) };
+    return blocks(&b, MPI_COMBINER_HINDEXED_BLOCK, is_c, true, NULL, newtype);
+}
+
+int MPIR_Type_create_struct_impl(MPI_Count count, const MPI_Count *array_of_blocklengths,
+                                 const MPI_Aint *array_of_displacements, const MPI_Datatype *array_of_types,
+                                 MPI_Datatype *newtype, bool is_c)
+{
+    MPID_Blocks b = { .count = count, .blocklens = array_of_blocklengths,
+                      .disps = (const int64_t *) array_of_displacements, .disp_unit = 1,
+                      .types = array_of_types, .is_struct = true };
+    return blocks(&b, MPI_COMBINER_STRUCT, is_c, false, array_of_blocklengths, newtype);
+}
+
+int MPIR_Type_struct_mpi1_impl(MPI_Count count, const MPI_Count *array_of_blocklengths,
+                               const MPI_Aint *array_of_displacements, const MPI_Datatype *array_of_types,
+                               MPI_Datatype *newtype)
+{
+    return MPIR_Type_create_struct_impl(count, array_of_blocklengths, array_of_displacements, array_of_types,
+                                        newtype, false);
+}
+
+int MPIR_Type_create_resized_impl(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype,
+                                  bool is_c)
+{
+    MPID_Datatype *dt = NULL;
+    int64_t vals[] = { lb, extent };
+    int err = MPID_Type_resized(MPID_Datatype_get(oldtype), lb, extent, &dt);
+    return new_type(err, dt, MPI_COMBINER_RESIZED, is_c, 2, vals, 1, &oldtype, newtype);
+}
+
+int MPIR_Type_dup_impl(MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    MPID_Datatype *old = MPID_Datatype_get(oldtype), *dt = NULL;
+    int err = MPID_Type_dup(old, &dt);
+    if (err)
+        return err;
+    /* attributes are copied through their copy callbacks; the name is not copied */
+    err = MPID_Datatype_set_contents(dt, MPI_COMBINER_DUP, false, 0, NULL, 1, &oldtype);
+    if (!err)
+        err = MPIR_Attr_copy_all(&old->attributes, oldtype, &dt->attributes);
+    if (err) {
+        MPID_Datatype_release(dt);
+        return err;
+    }
+    *newtype = MPID_Datatype_handle(dt);
+    return MPI_SUCCESS;
+}

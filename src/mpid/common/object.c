@@ -1,0 +1,131 @@
+/*
+ * Object pools (see mpir_object.h for the handle layout and the lookup contract).
+ *
+ * Allocation and free take the pool's mutex; lookup does not. Blocks are published with a release
+ * store and never freed before exit, so a reader that sees a block pointer sees initialized memory.
+ * The generation of a slot advances on every free, so the handle a user kept after freeing an object
+ * no longer matches the slot, even once the slot is reused.
+ */
+#include "mpiimpl.h"
+
+#define GEN_BITS 6
+#define GEN_MASK ((1u << GEN_BITS) - 1)
+
+/* Free slots are linked through the int that follows the object header. */
+static int *next_free(MPIR_Pool *pool, char *obj)
+{
+    (void) pool;
+    return (int *) (obj + sizeof(MPIR_Object));
+}
+
+static char *slot(MPIR_Pool *pool, int index)
+{
+    char *block = atomic_load_explicit(&pool->blocks[index / MPIR_POOL_BLOCK], memory_order_acquire);
+    return block ? block + (size_t) (index % MPIR_POOL_BLOCK) * pool->obj_size : NULL;
+}
+
+static int make_handle(MPIR_Pool *pool, int index)
+{
+    unsigned gen = pool->generation[index] & GEN_MASK;
+    return (int) ((unsigned) MPIR_KIND_ALLOCATED << 30 | (unsigned) pool->obj_class << 26
+                  | gen << MPIR_HANDLE_INDEX_BITS | (unsigned) index);
+}
+
+/* Adds a block and queues its slots; called with the lock held. */
+static bool grow(MPIR_Pool *pool)
+{
+    if (pool->nblocks == MPIR_POOL_MAX_BLOCKS)
+        return false;
+    int first = pool->nblocks * MPIR_POOL_BLOCK;
+    unsigned char *gen = realloc(pool->generation, (size_t) (first + MPIR_POOL_BLOCK));
+    char *block = (first == 0 && pool->direct) ? pool->direct : calloc(MPIR_POOL_BLOCK, pool->obj_size);
+    if (!gen || !block) {
+        if (gen)
+            pool->generation = gen;
+        if (block != pool->direct)
+            free(block);
+        return false;
+    }
+    pool->generation = gen;
+    memset(gen + first, 0, MPIR_POOL_BLOCK);
+    atomic_store_explicit(&pool->blocks[pool->nblocks], block, memory_order_release);
+    pool->nblocks++;
+    /* index 0 of the first block is never used, so no allocated handle has index and generation 0 */
+    for (int i = (first == 0 ? 1 : first); i < first + MPIR_POOL_BLOCK; i++) {
+        *next_free(pool, slot(pool, i)) = -1;
+        if (pool->free_tail >= 0)
+            *next_free(pool, slot(pool, pool->free_tail)) = i;
+        else
+            pool->free_head = i;
+        pool->free_tail = i;
+    }
+    return true;
+}
+
+void *MPIR_Pool_alloc(MPIR_Pool *pool)
+{
+    pthread_mutex_lock(&pool->lock);
+    if (pool->free_head < 0 && !grow(pool)) {
+        pthread_mutex_unlock(&pool->lock);
+        return NULL;
+    }
+    int index = pool->free_head;
+    char *obj = slot(pool, index);
+    pool->free_head = *next_free(pool, obj);
+    if (pool->free_head < 0)
+        pool->free_tail = -1;
+    pool->nlive++;
+    memset(obj + sizeof(MPIR_Object), 0, pool->obj_size - sizeof(MPIR_Object));
+    atomic_store_explicit(&((MPIR_Object *) obj)->ref_count, 1, memory_order_relaxed);
+    atomic_store_explicit(&((MPIR_Object *) obj)->handle, make_handle(pool, index), memory_order_release);
+    pthread_mutex_unlock(&pool->lock);
+    return obj;
+}
+
+void MPIR_Pool_free(MPIR_Pool *pool, void *obj)
+{
+    int index = MPIR_HANDLE_INDEX(MPIR_Object_handle(obj));
+    pthread_mutex_lock(&pool->lock);
+    atomic_store_explicit(&((MPIR_Object *) obj)->handle, 0, memory_order_release);
+    pool->generation[index]++;
+    *next_free(pool, obj) = -1;
+    if (pool->free_tail >= 0)
+        *next_free(pool, slot(pool, pool->free_tail)) = index;
+    else
+        pool->free_head = index;
+    pool->free_tail = index;
+    pool->nlive--;
+    pthread_mutex_unlock(&pool->lock);
+}
+
+void *MPIR_Pool_lookup(MPIR_Pool *pool, int handle)
+{
+    if (MPIR_HANDLE_KIND(handle) != MPIR_KIND_ALLOCATED || MPIR_HANDLE_CLASS(handle) != pool->obj_class)
+        return NULL;
+    int index = MPIR_HANDLE_INDEX(handle);
+    if (index / MPIR_POOL_BLOCK >= MPIR_POOL_MAX_BLOCKS)
+        return NULL;
+    char *obj = slot(pool, index);
+    if (!obj || atomic_load_explicit(&((MPIR_Object *) obj)->handle, memory_order_acquire) != handle)
+        return NULL;
+    return obj;
+}
+
+void MPIR_Pool_foreach(MPIR_Pool *pool, void (*fn)(void *obj, void *arg), void *arg)
+{
+    for (int b = 0; b < pool->nblocks; b++)
+        for (int i = 0; i < MPIR_POOL_BLOCK; i++) {
+            char *obj = slot(pool, b * MPIR_POOL_BLOCK + i);
+            if (MPIR_Object_handle(obj) != 0)
+                fn(obj, arg);
+        }
+}
+
+int MPIR_Widen_ints(const int *src, MPI_Count n, MPI_Count **dst)
+{
+    *dst = malloc((size_t) (n > 0 ? n : 1) * sizeof(MPI_Count));
+    MPIR_CHKMEM(*dst);
+    for (MPI_Count i = 0; i < n; i++)
+        (*dst)[i] = src[i];
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,228 @@
+/*
+ * The constructors' arithmetic: size, bounds, markers, contiguity and element counts of a new type
+ * from those of its children. Every constructor reduces to "copies of a child at displacements".
+ *
+ * Bounds follow the standard's type-map definition (MPI 4.1, 5.1.7):
+ *   lb = min over entries of displacement,  ub = max over entries of displacement + size,
+ *   except that explicit markers win: if any entry carries a lower-bound marker (MPI_LB, or the lb
+ *   of a resized type), lb is the least such marker; likewise for ub.
+ *   MPI_Type_create_struct then pads ub so the extent is a multiple of the largest alignment of the
+ *   basic types inside (the epsilon of the standard), unless an explicit ub marker fixed it.
+ *   Entries whose type map is empty (no data, no markers) place nothing and bound nothing.
+ * A child's own lb/ub already include its markers and padding, so copies of a child contribute
+ * [offset + child lb, offset + child ub]; its true bounds contribute only where it has data.
+ */
+#include "mpiimpl.h"
+
+#define OVERFLOW_ERR() MPIR_Err(MPI_ERR_ARG, "datatype size or displacement overflows 64 bits")
+
+/* The type map of the type being built, accumulated block by block. */
+typedef struct {
+    bool any, has_data, sticky_lb, sticky_ub;
+    MPI_Aint lb, ub;            /* over every non-empty entry */
+    MPI_Aint marker_lb, marker_ub;
+    MPI_Aint true_lb, true_ub;  /* over data only */
+    MPI_Count size, n_elements;
+    MPI_Datatype basic_type;    /* 0 until an element is seen; MPI_DATATYPE_NULL once mixed */
+    int align, depth;
+    bool in_order;              /* data so far is one run, in type-map order */
+    MPI_Aint data_end;          /* where that run ends */
+} Span;
+
+static MPI_Aint min_a(MPI_Aint a, MPI_Aint b) { return a < b ? a : b; }
+static MPI_Aint max_a(MPI_Aint a, MPI_Aint b) { return a > b ? a : b; }
+
+static void span_init(Span *s)
+{
+    memset(s, 0, sizeof *s);
+    s->in_order = true;
+}
+
+/* Adds n copies of t, the k-th at disp + k * step. */
+static int span_add(Span *s, MPID_Datatype *t, MPI_Count n, MPI_Aint disp, MPI_Aint step)
+{
+    int64_t last, lb, ub, size, elems;
+    if (n == 0 || MPID_Datatype_is_empty(t))
+        return MPI_SUCCESS;
+    if (MPIR_Mul_overflows(n - 1, step, &last) || MPIR_Add_overflows(disp, last, &last))
+        return OVERFLOW_ERR();
+    MPI_Aint lo = min_a(disp, last), hi = max_a(disp, last);
+    if (MPIR_Add_overflows(lo, t->lb, &lb) || MPIR_Add_overflows(hi, t->ub, &ub))
+        return OVERFLOW_ERR();
+    if (MPIR_Mul_overflows(n, t->size, &size) || MPIR_Add_overflows(s->size, size, &s->size)
+        || MPIR_Mul_overflows(n, t->n_elements, &elems) || MPIR_Add_overflows(s->n_elements, elems, &s->n_elements))
+        return OVERFLOW_ERR();
+
+    s->lb = s->any ? min_a(s->lb, lb) : lb;
+    s->ub = s->any ? max_a(s->ub, ub) : ub;
+    s->any = true;
+    if (t->has_sticky_lb) {
+        s->marker_lb = s->sticky_lb ? min_a(s->marker_lb, lb) : lb;
+        s->sticky_lb = true;
+    }
+    if (t->has_sticky_ub) {
+        s->marker_ub = s->sticky_ub ? max_a(s->marker_ub, ub) : ub;
+        s->sticky_ub = true;
+    }
+    if (t->size > 0) {
+        int64_t tlb, tub, start, end;
+        if (MPIR_Add_overflows(lo, t->true_lb, &tlb) || MPIR_Add_overflows(hi, t->true_ub, &tub)
+            || MPIR_Add_overflows(disp, t->true_lb, &start) || MPIR_Add_overflows(start, size, &end))
+            return OVERFLOW_ERR();
+        /* contiguity: a contiguous child repeated at its own size, starting where the data ended */
+        bool run = t->is_contig && (n == 1 || step == t->size) && (!s->has_data || start == s->data_end);
+        s->in_order = s->in_order && run;
+        s->data_end = end;
+        s->true_lb = s->has_data ? min_a(s->true_lb, tlb) : tlb;
+        s->true_ub = s->has_data ? max_a(s->true_ub, tub) : tub;
+        s->has_data = true;
+    }
+    if (t->n_elements > 0) {
+        if (s->basic_type == 0)
+            s->basic_type = t->basic_type;
+        else if (s->basic_type != t->basic_type)
+            s->basic_type = MPI_DATATYPE_NULL;
+    }
+    if (t->align > s->align)
+        s->align = t->align;
+    if (t->depth > s->depth)
+        s->depth = t->depth;
+    return MPI_SUCCESS;
+}
+
+/* Fills a new record from the finished span. */
+static int span_finish(Span *s, bool pad_to_alignment, MPID_Datatype **newp)
+{
+    MPID_Datatype *dt = MPID_Datatype_new();
+    if (!dt)
+        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory allocating a datatype");
+    dt->lb = !s->any ? 0 : s->sticky_lb ? s->marker_lb : s->lb;
+    dt->ub = !s->any ? 0 : s->sticky_ub ? s->marker_ub : s->ub;
+    if (pad_to_alignment && !s->sticky_ub && s->align > 1 && dt->ub > dt->lb) {
+        MPI_Aint rem = (dt->ub - dt->lb) % s->align;
+        if (rem)
+            dt->ub += s->align - rem;
+    }
+    dt->extent = dt->ub - dt->lb;
+    dt->has_sticky_lb = s->sticky_lb;
+    dt->has_sticky_ub = s->sticky_ub;
+    dt->true_lb = s->has_data ? s->true_lb : 0;
+    dt->true_ub = s->has_data ? s->true_ub : 0;
+    dt->size = s->size;
+    dt->n_elements = s->n_elements;
+    dt->basic_type = s->basic_type ? s->basic_type : MPI_DATATYPE_NULL;
+    dt->align = s->align;
+    dt->depth = s->depth + 1;
+    dt->is_contig = s->size == 0 || (s->in_order && dt->extent == s->size);
+    *newp = dt;
+    return MPI_SUCCESS;
+}
+
+int MPID_Type_vector(MPI_Count count, MPI_Count blocklen, MPI_Aint stride_bytes, MPID_Datatype *old,
+                     MPID_Datatype **newp)
+{
+    Span s;
+    span_init(&s);
+    /* the copies of old: blocklen at old's extent inside each block, count blocks stride apart;
+     * the bounds separate per axis, so add the first block, then the first copy of every block */
+    if (count > 0 && blocklen > 0) {
+        Span block;
+        span_init(&block);
+        int err = span_add(&block, old, blocklen, 0, old->extent);
+        if (err)
+            return err;
+        /* the block as a pseudo-child: its bounds, size and contiguity */
+        MPID_Datatype b = *old;
+        b.lb = block.sticky_lb ? block.marker_lb : block.lb;
+        b.ub = block.sticky_ub ? block.marker_ub : block.ub;
+        b.true_lb = block.true_lb;
+        b.true_ub = block.true_ub;
+        b.size = block.size;
+        b.n_elements = block.n_elements;
+        b.is_contig = block.in_order;
+        if ((err = span_add(&s, &b, count, 0, stride_bytes)))
+            return err;
+    } else {
+        s.depth = old->depth;
+    }
+    return span_finish(&s, false, newp);
+}
+
+int MPID_Type_blocks(const MPID_Blocks *b, MPID_Datatype **newp)
+{
+    Span s;
+    span_init(&s);
+    for (MPI_Count i = 0; i < b->count; i++) {
+        MPID_Datatype *t = b->types ? MPID_Datatype_get(b->types[i]) : b->type;
+        MPI_Count n = b->blocklens ? b->blocklens[i] : b->blocklen;
+        int64_t disp;
+        if (MPIR_Mul_overflows(b->disps[i], b->disp_unit, &disp))
+            return OVERFLOW_ERR();
+        int err = span_add(&s, t, n, disp, t->extent);
+        if (err)
+            return err;
+        if (t->depth > s.depth)
+            s.depth = t->depth;   /* empty blocks still nest */
+    }
+    return span_finish(&s, b->is_struct, newp);
+}
+
+/* A new record with src's layout. */
+static int new_with_layout(const MPID_Datatype *src, MPID_Datatype **newp)
+{
+    MPID_Datatype *dt = MPID_Datatype_new();
+    if (!dt)
+        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory allocating a datatype");
+    dt->size = src->size;
+    dt->lb = src->lb;
+    dt->ub = src->ub;
+    dt->extent = src->extent;
+    dt->true_lb = src->true_lb;
+    dt->true_ub = src->true_ub;
+    dt->n_elements = src->n_elements;
+    dt->basic_type = src->basic_type;
+    dt->align = src->align;
+    dt->depth = src->depth + 1;
+    dt->is_contig = src->is_contig;
+    dt->has_sticky_lb = src->has_sticky_lb;
+    dt->has_sticky_ub = src->has_sticky_ub;
+    *newp = dt;
+    return MPI_SUCCESS;
+}
+
+int MPID_Type_alias(MPID_Datatype *impl, MPID_Datatype **newp)
+{
+    int err = new_with_layout(impl, newp);
+    if (err)
+        return err;
+    MPID_Datatype_add_ref(impl);
+    (*newp)->impl_type = impl;
+    return MPI_SUCCESS;
+}
+
+int MPID_Type_resized(MPID_Datatype *old, MPI_Aint lb, MPI_Aint extent, MPID_Datatype **newp)
+{
+    int64_t ub;
+    if (MPIR_Add_overflows(lb, extent, &ub))
+        return OVERFLOW_ERR();
+    int err = new_with_layout(old, newp);
+    if (err)
+        return err;
+    /* the resized type map is old's plus explicit markers at lb and lb + extent */
+    MPID_Datatype *dt = *newp;
+    dt->lb = lb;
+    dt->ub = ub;
+    dt->extent = extent;
+    dt->has_sticky_lb = dt->has_sticky_ub = 1;
+    dt->is_contig = old->is_contig && extent == old->size;
+    return MPI_SUCCESS;
+}
+
+int MPID_Type_dup(MPID_Datatype *old, MPID_Datatype **newp)
+{
+    int err = MPID_Type_alias(old, newp);
+    if (err)
+        return err;
+    (*newp)->is_committed = old->is_committed;
+    return MPI_SUCCESS;
+}
