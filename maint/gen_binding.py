@@ -34,6 +34,7 @@ SCALARS = {
     'INT': ('int', 'int', 'int'),
     'DATATYPE': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),
     'DATATYPE_OR_NULL': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),
+    'DATATYPE_COMMITTED': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),  # valid and committed
     'COMM': ('MPI_Comm', 'MPI_Comm', 'MPI_Comm'),
     'ERRHANDLER': ('MPI_Errhandler', 'MPI_Errhandler', 'MPI_Errhandler'),
     'KEYVAL': ('int', 'int', 'int'),
@@ -54,6 +55,8 @@ POINTERS = {
     'AINT_OUT': ('MPI_Aint *', 'MPI_Aint *', 'MPI_Aint *', True),
     'ADDR_OUT': ('MPI_Aint *', 'MPI_Count *', 'MPI_Aint *', True),
     'COUNT_OUT': ('int *', 'MPI_Count *', 'MPI_Count *', True),   # MPI_UNDEFINED if it does not fit
+    'COUNT_INOUT': ('int *', 'MPI_Count *', 'MPI_Count *', True),  # a position: in and out
+    'ADDR_INOUT': ('MPI_Aint *', 'MPI_Count *', 'MPI_Aint *', True),
     'PTR_OUT': ('void *', 'void *', 'void *', True),
     'STRING_OUT': ('char *', 'char *', 'char *', True),
     'STATUS': ('MPI_Status *', 'MPI_Status *', 'MPI_Status *', True),
@@ -124,7 +127,7 @@ class Function:
         self.name = name
         self.params = params
         self.flags = set(f for f in flags if '=' not in f)
-        self.impl = 'MPIR_' + name[4:] + '_impl'
+        self.impl = 'MPIR_' + name.split('_', 1)[1] + '_impl'
         self.returns = None     # a function that returns a value, not an error code
         for f in flags:
             if f.startswith('impl='):
@@ -171,7 +174,7 @@ def fmt_of(p, large):
         if p.kind == 'FUNC':
             return '%p', f'(void *) (size_t) {p.name}'
         return '%p', f'(const void *) {p.name}'
-    if p.kind in ('DATATYPE', 'DATATYPE_OR_NULL'):
+    if p.kind in ('DATATYPE', 'DATATYPE_OR_NULL', 'DATATYPE_COMMITTED'):
         return '%s', f'MPIR_Datatype_str({p.name}, s_{p.name})'
     if p.kind == 'COMM':
         return '%s', f'MPIR_Comm_str({p.name}, s_{p.name})'
@@ -206,6 +209,10 @@ def check_lines(fn, p, large):
         out.append(f'if ({n} < 0) ' + fail('MPI_ERR_COUNT', f'invalid {n}, must be non-negative'))
     elif k == 'DATATYPE':
         out.append(f'if (!MPID_Datatype_lookup({n})) {{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
+    elif k == 'DATATYPE_COMMITTED':
+        out.append(f'if (!MPID_Datatype_lookup({n})) {{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
+        out.append(f'if (!MPID_Datatype_get({n})->is_committed) '
+                   + fail('MPI_ERR_TYPE', f'{n} is not committed (call MPI_Type_commit first)'))
     elif k == 'DATATYPE_OR_NULL':
         out.append(f'if ({n} != MPI_DATATYPE_NULL && !MPID_Datatype_lookup({n})) '
                    f'{{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
@@ -246,7 +253,7 @@ def emit_function(fn, suffix, large, out):
     widened = [p for p in fn.params if p.needs_widening(large)]
     for p in widened:
         body.append(f'    {ARRAYS[p.kind][2]} *w_{p.name} = NULL;')
-    narrowed = [p for p in fn.params if p.kind == 'COUNT_OUT' and not large]
+    narrowed = [p for p in fn.params if p.kind in ('COUNT_OUT', 'COUNT_INOUT') and not large]
     for p in narrowed:
         body.append(f'    MPI_Count n_{p.name} = 0;')
     if 'noinit' not in fn.flags:
@@ -254,6 +261,9 @@ def emit_function(fn, suffix, large, out):
     for p in fn.params:
         for line in check_lines(fn, p, large):
             body.append('    ' + line)
+    for p in narrowed:
+        if p.kind == 'COUNT_INOUT':
+            body.append(f'    n_{p.name} = *{p.name};')
     for p in widened:
         body.append(f'    err = MPIR_Widen_ints({p.name}, {p.length}, &w_{p.name});')
         body.append('    if (err) goto fn_fail;')
@@ -263,7 +273,7 @@ def emit_function(fn, suffix, large, out):
             args.append(f'w_{p.name}')
         elif p in narrowed:
             args.append(f'&n_{p.name}')
-        elif p.kind == 'ADDR_OUT' and large:
+        elif p.kind in ('ADDR_OUT', 'ADDR_INOUT') and large:
             args.append(f'(MPI_Aint *) {p.name}')
         elif p.length and large and ARRAYS[p.kind][1] != ARRAYS[p.kind][2]:
             args.append(f'(const {ARRAYS[p.kind][2]} *) {p.name}')
@@ -287,7 +297,7 @@ def emit_function(fn, suffix, large, out):
         f, a = fmt_of(p, large)
         fmts.append(f'{p.name}={f}')
         fargs.append(a)
-        if p.kind in ('DATATYPE', 'DATATYPE_OR_NULL', 'COMM') and not p.length:
+        if p.kind in ('DATATYPE', 'DATATYPE_OR_NULL', 'DATATYPE_COMMITTED', 'COMM') and not p.length:
             body.append(f'        char s_{p.name}[MPIR_HANDLE_STR_MAX];')
     sink = next((p.name for p in fn.params if p.kind == 'COMM'), 'MPI_COMM_NULL')
     argstr = ''.join(', ' + a for a in fargs)

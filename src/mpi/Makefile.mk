@@ -13,3 +13,7 @@ libmpi_la_SOURCES += \
     src/mpi/datatype/type_name.c \
     src/mpi/datatype/type_attr.c \
     src/mpi/datatype/type_f90.c
+libmpi_la_SOURCES += \
+    src/mpi/datatype/pack.c \
+    src/mpi/datatype/elements.c \
+    src/mpi/datatype/type_iov.c

@@ -5,3 +5,8 @@ libmpi_la_SOURCES += \
     src/mpid/datatype/dt_object.c \
     src/mpid/datatype/dt_create.c \
     src/mpid/datatype/dt_contents.c
+noinst_HEADERS += src/mpid/datatype/mpid_dataloop.h
+libmpi_la_SOURCES += \
+    src/mpid/datatype/dataloop_build.c \
+    src/mpid/datatype/segment.c \
+    src/mpid/datatype/external32.c

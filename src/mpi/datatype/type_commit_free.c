@@ -1,14 +1,17 @@
 /*
- * Commit and free. Commit marks the type usable for communication (the engine issue builds its
- * dataloop here). Free drops the user's handle; the record lives on while parents or pending
- * operations hold references.
+ * Commit and free. Commit builds the dataloop and marks the type usable for communication. Free
+ * drops the user's handle; the record lives on while parents or pending operations hold references.
  */
 #include "mpiimpl.h"
 #include "mpir_impl_proto.h"
+#include "mpid_dataloop.h"
 
 int MPIR_Type_commit_impl(MPI_Datatype *datatype)
 {
     MPID_Datatype *dt = MPID_Datatype_get(*datatype);
+    int err;
+    if (!MPID_Datatype_loop(dt, &err))
+        return err;
     dt->is_committed = 1;
     return MPI_SUCCESS;
 }

@@ -125,3 +125,16 @@ MPI_Datatype MPID_Builtin_pair(MPI_Datatype value_type, MPI_Datatype index_type)
             return builtins[i].handle;
     return MPI_DATATYPE_NULL;
 }
+
+bool MPID_Builtin_pair_layout(MPI_Datatype type, MPI_Datatype *value_type, MPI_Datatype *index_type,
+                              MPI_Aint *index_offset)
+{
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        if (builtins[i].handle == type && builtins[i].value_type) {
+            *value_type = builtins[i].value_type;
+            *index_type = builtins[i].index_type;
+            *index_offset = builtins[i].index_offset;
+            return true;
+        }
+    return false;
+}

@@ -129,6 +129,19 @@ void MPID_Contents_free(MPID_Contents *c)
     free(c);
 }
 
+int MPID_Contents_get(const MPID_Datatype *dt, const int64_t **vals, int *nvals, const MPI_Datatype **types,
+                      int *ntypes)
+{
+    const MPID_Contents *c = dt->contents;
+    if (!c)
+        return MPI_COMBINER_NAMED;
+    *vals = c->vals;
+    *nvals = c->nvals;
+    *types = c->types;
+    *ntypes = c->ntypes;
+    return c->combiner;
+}
+
 int MPID_Datatype_combiner(const MPID_Datatype *dt)
 {
     return dt->contents ? dt->contents->combiner : MPI_COMBINER_NAMED;

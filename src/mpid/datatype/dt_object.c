@@ -3,6 +3,7 @@
  */
 #include <stdio.h>
 #include "mpiimpl.h"
+#include "mpid_dataloop.h"
 
 static MPID_Datatype direct_types[MPIR_POOL_BLOCK];
 static MPIR_Pool datatype_pool = MPIR_POOL_INITIALIZER(MPIR_CLASS_DATATYPE, MPID_Datatype, "datatype", direct_types);
@@ -34,7 +35,7 @@ MPID_Datatype *MPID_Datatype_new(void)
 
 void MPID_Datatype_add_ref(MPID_Datatype *dt)
 {
-    if (!MPID_Datatype_is_builtin(MPID_Datatype_handle(dt)))
+    if (!MPID_Datatype_is_builtin(MPID_Datatype_handle(dt)) && !dt->is_permanent)
         MPIR_Object_add_ref(dt);
 }
 
@@ -48,7 +49,7 @@ void MPID_Datatype_release(MPID_Datatype *dt)
     MPID_Contents_free(dt->contents);
     if (dt->impl_type)
         MPID_Datatype_release(dt->impl_type);
-    free(dt->dataloop);
+    MPID_Dataloop_free(dt->dataloop);
     MPIR_Pool_free(&datatype_pool, dt);
 }
 

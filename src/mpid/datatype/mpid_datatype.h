@@ -48,6 +48,7 @@
 #include "mpir_object.h"
 
 struct MPIR_Attribute;
+struct MPID_Loop;
 typedef struct MPID_Contents MPID_Contents;
 
 typedef struct MPID_Datatype {
@@ -67,7 +68,7 @@ typedef struct MPID_Datatype {
     unsigned is_committed : 1;
     MPID_Contents *contents;
     struct MPID_Datatype *impl_type;
-    void *dataloop;
+    _Atomic(struct MPID_Loop *) dataloop;
     struct MPIR_Attribute *attributes;
     char name[MPI_MAX_OBJECT_NAME];
 } MPID_Datatype;
@@ -155,11 +156,17 @@ int MPID_Datatype_get_contents(MPID_Datatype *dt, bool caller_is_c, MPI_Count ma
                                MPI_Count max_c, MPI_Count max_d, int *ints, MPI_Aint *addrs,
                                MPI_Count *counts, MPI_Datatype *types);
 int MPID_Datatype_combiner(const MPID_Datatype *dt);
+/* The stored arguments as set_contents received them (for the engine); returns the combiner. */
+int MPID_Contents_get(const MPID_Datatype *dt, const int64_t **vals, int *nvals, const MPI_Datatype **types,
+                      int *ntypes);
 
 /* ---- predefined types (dt_builtin.c) ---- */
 const char *MPID_Builtin_name(MPI_Datatype type);  /* NULL if not predefined */
 void MPID_Builtin_init(void);
 /* The predefined pair type (MPI_FLOAT_INT, ...) made of (value_type, index_type), or MPI_DATATYPE_NULL. */
 MPI_Datatype MPID_Builtin_pair(MPI_Datatype value_type, MPI_Datatype index_type);
+/* For a pair type: its value and index types and the byte offset of the index; false otherwise. */
+bool MPID_Builtin_pair_layout(MPI_Datatype type, MPI_Datatype *value_type, MPI_Datatype *index_type,
+                              MPI_Aint *index_offset);
 
 #endif

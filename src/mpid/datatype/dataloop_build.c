@@ -1,0 +1,522 @@
+/*
+ * Building dataloops at commit (see mpid_dataloop.h for the representation).
+ *
+ * build() turns one instance of a type into a loop, bottom up, from the stored constructor
+ * arguments. Every constructor reduces to "blocks of elements of a child": make_blocks() takes the
+ * child's loop and normalises as it goes:
+ *   1. a child that is one run of basic elements ("a run": a CONTIG leaf) whose instances abut
+ *      (extent == run bytes) melts into its parent's blocks, so blocks become runs;
+ *   2. a child run whose instances do not abut still becomes a leaf when each block holds one child;
+ *   3. blocks of runs that touch are merged; empty blocks vanish;
+ *   4. what remains regular stays a CONTIG or VECTOR loop (no per-block arrays), the rest becomes
+ *      BLKIDX (equal blocks) or INDEXED.
+ * Structs whose blocks are all runs of one basic type become one indexed leaf; other structs keep
+ * one loop per block.
+ */
+#include "mpiimpl.h"
+#include "mpid_dataloop.h"
+
+static MPID_Loop *loop_new(MPID_Loop_kind kind)
+{
+    MPID_Loop *l = calloc(1, sizeof *l);
+    if (l)
+        l->kind = kind;
+    return l;
+}
+
+void MPID_Dataloop_free(MPID_Loop *l)
+{
+    if (!l)
+        return;
+    MPID_Dataloop_free(l->child);
+    for (MPI_Count k = 0; l->children && k < l->count; k++)
+        MPID_Dataloop_free(l->children[k]);
+    free(l->children);
+    free(l->offsets);
+    free(l->blocklens);
+    free(l->prefix);
+    free(l);
+}
+
+static bool is_leaf(const MPID_Loop *l)
+{
+    return l->child == NULL && l->kind != MPID_LOOP_STRUCT;
+}
+
+/* One run: n basic elements of el_type, back to back, at disp. */
+static MPID_Loop *run_new(MPI_Count n, MPI_Datatype el_type, int el_size, MPI_Aint disp)
+{
+    MPID_Loop *l = loop_new(MPID_LOOP_CONTIG);
+    if (!l)
+        return NULL;
+    l->depth = 1;
+    l->count = n;
+    l->disp = disp;
+    l->el_type = el_type;
+    l->el_size = el_size;
+    l->child_extent = l->child_size = el_size;
+    l->size = n * el_size;
+    return l;
+}
+
+static bool is_run(const MPID_Loop *l)
+{
+    return l->kind == MPID_LOOP_CONTIG && l->child == NULL;
+}
+
+/* Blocks as the constructors describe them: block k holds lens[k] (or len) elements of the child,
+ * starting at offs[k] (or k * stride) bytes. */
+typedef struct {
+    MPI_Count count;
+    const MPI_Count *lens;      /* NULL: every block has len elements */
+    MPI_Count len;
+    const MPI_Aint *offs;       /* NULL: block k at k * stride */
+    MPI_Aint stride;
+} Blocks;
+
+static MPI_Count block_len(const Blocks *b, MPI_Count k) { return b->lens ? b->lens[k] : b->len; }
+static MPI_Aint block_off(const Blocks *b, MPI_Count k) { return b->offs ? b->offs[k] : k * b->stride; }
+
+static int oom(void)
+{
+    return MPIR_Err(MPI_ERR_NO_MEM, "out of memory building a dataloop");
+}
+
+/* Fills the prefix array (packed bytes before each block) of an INDEXED or STRUCT loop. */
+static int set_prefix(MPID_Loop *l, MPI_Count n, MPI_Count (*bytes)(const MPID_Loop *, MPI_Count))
+{
+    l->prefix = malloc((size_t) (n + 1) * sizeof *l->prefix);
+    if (!l->prefix)
+        return oom();
+    l->prefix[0] = 0;
+    for (MPI_Count k = 0; k < n; k++)
+        l->prefix[k + 1] = l->prefix[k] + bytes(l, k);
+    l->size = l->prefix[n];
+    return MPI_SUCCESS;
+}
+
+static MPI_Count indexed_block_bytes(const MPID_Loop *l, MPI_Count k) { return l->blocklens[k] * l->child_size; }
+static MPI_Count struct_block_bytes(const MPID_Loop *l, MPI_Count k) { return l->children[k]->size; }
+
+/* A leaf from a list of runs (offset, elements), merging runs that touch. Takes ownership of nothing. */
+static int leaf_from_runs(MPI_Count n, const MPI_Aint *offs, const MPI_Count *lens, MPI_Datatype el_type,
+                          int el_size, MPID_Loop **out)
+{
+    MPI_Aint *o = malloc((size_t) (n ? n : 1) * sizeof *o);
+    MPI_Count *len = malloc((size_t) (n ? n : 1) * sizeof *len);
+    MPI_Count m = 0;
+    if (!o || !len) {
+        free(o);
+        free(len);
+        return oom();
+    }
+    for (MPI_Count k = 0; k < n; k++) {
+        if (lens[k] == 0)
+            continue;
+        if (m > 0 && o[m - 1] + len[m - 1] * el_size == offs[k])
+            len[m - 1] += lens[k];
+        else {
+            o[m] = offs[k];
+            len[m++] = lens[k];
+        }
+    }
+    MPID_Loop *l = NULL;
+    bool equal = true;
+    for (MPI_Count k = 1; k < m; k++)
+        equal = equal && len[k] == len[0];
+    if (m <= 1) {
+        l = run_new(m ? len[0] : 0, el_type, el_size, m ? o[0] : 0);
+    } else if (equal) {
+        /* equal blocks at a constant distance are a vector */
+        bool regular = true;
+        for (MPI_Count k = 2; k < m && regular; k++)
+            regular = o[k] - o[k - 1] == o[1] - o[0];
+        l = run_new(0, el_type, el_size, 0);
+        if (l) {
+            l->count = m;
+            l->blocklen = len[0];
+            l->size = m * len[0] * el_size;
+            if (regular) {
+                l->kind = MPID_LOOP_VECTOR;
+                l->disp = o[0];
+                l->stride = o[1] - o[0];
+            } else {
+                l->kind = MPID_LOOP_BLKIDX;
+                l->offsets = o;
+                o = NULL;
+            }
+        }
+    } else {
+        l = run_new(0, el_type, el_size, 0);
+        if (l) {
+            l->kind = MPID_LOOP_INDEXED;
+            l->count = m;
+            l->offsets = o;
+            l->blocklens = len;
+            o = NULL;
+            len = NULL;
+            if (set_prefix(l, m, indexed_block_bytes)) {
+                MPID_Dataloop_free(l);
+                l = NULL;
+            }
+        }
+    }
+    free(o);
+    free(len);
+    if (!l)
+        return oom();
+    *out = l;
+    return MPI_SUCCESS;
+}
+
+/* Blocks of elements of child (a built loop, consumed), child instances extent bytes apart. */
+static int make_blocks(const Blocks *b, MPID_Loop *child, MPI_Aint extent, MPID_Loop **out)
+{
+    int err = MPI_SUCCESS;
+    MPI_Count nonempty = 0;
+    for (MPI_Count k = 0; k < b->count; k++)
+        nonempty += block_len(b, k) > 0;
+    if (nonempty == 0 || child->size == 0) {
+        MPID_Dataloop_free(child);
+        *out = run_new(0, MPI_BYTE, 1, 0);
+        return *out ? MPI_SUCCESS : oom();
+    }
+
+    if (is_run(child)) {
+        MPI_Count n = child->count;
+        MPI_Datatype el_type = child->el_type;
+        int el_size = child->el_size;
+        MPI_Aint d = child->disp;
+        bool abut = extent == n * el_size;
+        bool single = true;   /* every block holds one child */
+        for (MPI_Count k = 0; k < b->count && single; k++)
+            single = block_len(b, k) <= 1;
+        if (abut || single) {
+            MPID_Dataloop_free(child);
+            /* every block is one run: (offset + d, len * n elements) */
+            if (!b->offs && !b->lens) {
+                MPID_Loop *l = run_new(0, el_type, el_size, d);
+                if (!l)
+                    return oom();
+                MPI_Count run = b->len * n;
+                if (b->count == 1 || b->stride == run * el_size) {
+                    l->count = b->count * run;
+                } else {
+                    l->kind = MPID_LOOP_VECTOR;
+                    l->count = b->count;
+                    l->blocklen = run;
+                    l->stride = b->stride;
+                }
+                l->size = b->count * run * el_size;
+                *out = l;
+                return MPI_SUCCESS;
+            }
+            MPI_Aint *offs = malloc((size_t) b->count * sizeof *offs);
+            MPI_Count *lens = malloc((size_t) b->count * sizeof *lens);
+            if (!offs || !lens) {
+                free(offs);
+                free(lens);
+                return oom();
+            }
+            for (MPI_Count k = 0; k < b->count; k++) {
+                offs[k] = block_off(b, k) + d;
+                lens[k] = block_len(b, k) * n;
+            }
+            err = leaf_from_runs(b->count, offs, lens, el_type, el_size, out);
+            free(offs);
+            free(lens);
+            return err;
+        }
+    }
+
+    /* a single element of a general child is that child, moved */
+    if (nonempty == 1 && b->count == 1 && block_len(b, 0) == 1) {
+        child->disp += block_off(b, 0);
+        *out = child;
+        return MPI_SUCCESS;
+    }
+
+    /* a general child: the loop keeps it and walks its elements */
+    MPID_Loop *l = loop_new(MPID_LOOP_CONTIG);
+    if (!l) {
+        MPID_Dataloop_free(child);
+        return oom();
+    }
+    l->child = child;
+    l->child_extent = extent;
+    l->child_size = child->size;
+    l->depth = child->depth + 1;
+    if (!b->offs && !b->lens && (b->count == 1 || b->stride == b->len * extent)) {
+        l->count = b->count * b->len;
+    } else if (!b->offs && !b->lens) {
+        l->kind = MPID_LOOP_VECTOR;
+        l->count = b->count;
+        l->blocklen = b->len;
+        l->stride = b->stride;
+    } else {
+        /* explicit blocks: drop the empty ones */
+        l->offsets = malloc((size_t) nonempty * sizeof *l->offsets);
+        l->blocklens = malloc((size_t) nonempty * sizeof *l->blocklens);
+        if (!l->offsets || !l->blocklens) {
+            MPID_Dataloop_free(l);
+            return oom();
+        }
+        MPI_Count m = 0;
+        bool equal = true;
+        for (MPI_Count k = 0; k < b->count; k++) {
+            if (block_len(b, k) == 0)
+                continue;
+            l->offsets[m] = block_off(b, k);
+            l->blocklens[m] = block_len(b, k);
+            equal = equal && l->blocklens[m] == l->blocklens[0];
+            m++;
+        }
+        l->count = m;
+        if (equal) {
+            l->kind = MPID_LOOP_BLKIDX;
+            l->blocklen = l->blocklens[0];
+            free(l->blocklens);
+            l->blocklens = NULL;
+        } else {
+            l->kind = MPID_LOOP_INDEXED;
+            if ((err = set_prefix(l, m, indexed_block_bytes))) {
+                MPID_Dataloop_free(l);
+                return err;
+            }
+        }
+    }
+    if (l->kind == MPID_LOOP_CONTIG)
+        l->size = l->count * l->child_size;
+    else if (l->kind != MPID_LOOP_INDEXED)
+        l->size = l->count * l->blocklen * l->child_size;
+    *out = l;
+    return MPI_SUCCESS;
+}
+
+static int build(MPID_Datatype *dt, MPID_Loop **out);
+
+/* blocks of a child type (the common case of every constructor but struct) */
+static int child_blocks(const Blocks *b, MPI_Datatype type, MPID_Loop **out)
+{
+    MPID_Datatype *child_dt = MPID_Datatype_get(type);
+    MPID_Loop *child = NULL;
+    int err = build(child_dt, &child);
+    if (err)
+        return err;
+    return make_blocks(b, child, child_dt->extent, out);
+}
+
+static int build_pair(MPI_Datatype type, MPID_Loop **out)
+{
+    MPI_Datatype vt, it;
+    MPI_Aint ioff;
+    MPID_Builtin_pair_layout(type, &vt, &it, &ioff);
+    int vs = (int) MPID_Datatype_get(vt)->size, is = (int) MPID_Datatype_get(it)->size;
+    if (vt == it && ioff == vs) {
+        *out = run_new(2, vt, vs, 0);
+        return *out ? MPI_SUCCESS : oom();
+    }
+    MPID_Loop *l = loop_new(MPID_LOOP_STRUCT);
+    if (!l)
+        return oom();
+    l->count = 2;
+    l->depth = 2;
+    l->children = calloc(2, sizeof *l->children);
+    if (!l->children || !(l->children[0] = run_new(1, vt, vs, 0)) || !(l->children[1] = run_new(1, it, is, ioff))
+        || set_prefix(l, 2, struct_block_bytes)) {
+        MPID_Dataloop_free(l);
+        return oom();
+    }
+    *out = l;
+    return MPI_SUCCESS;
+}
+
+static int build_struct(MPI_Count count, const int64_t *lens, const int64_t *offs, const MPI_Datatype *types,
+                        MPID_Loop **out)
+{
+    int err = MPI_SUCCESS;
+    MPID_Loop **blocks = calloc((size_t) (count ? count : 1), sizeof *blocks);
+    if (!blocks)
+        return oom();
+    MPI_Count m = 0;
+    bool runs_of_one_type = true;
+    for (MPI_Count k = 0; k < count && !err; k++) {
+        MPID_Datatype *t = MPID_Datatype_get(types[k]);
+        if (lens[k] == 0 || t->size == 0)
+            continue;
+        Blocks one = { .count = 1, .len = lens[k] };
+        if ((err = child_blocks(&one, types[k], &blocks[m])))
+            break;
+        blocks[m]->disp += offs[k];
+        runs_of_one_type = runs_of_one_type && is_run(blocks[m]) && blocks[m]->el_type == blocks[0]->el_type;
+        m++;
+    }
+    if (!err && m == 0) {
+        *out = run_new(0, MPI_BYTE, 1, 0);
+        err = *out ? MPI_SUCCESS : oom();
+    } else if (!err && m == 1) {
+        *out = blocks[0];
+        blocks[0] = NULL;
+    } else if (!err && runs_of_one_type) {
+        MPI_Aint *o = malloc((size_t) m * sizeof *o);
+        MPI_Count *n = malloc((size_t) m * sizeof *n);
+        if (o && n) {
+            for (MPI_Count k = 0; k < m; k++) {
+                o[k] = blocks[k]->disp;
+                n[k] = blocks[k]->count;
+            }
+            err = leaf_from_runs(m, o, n, blocks[0]->el_type, blocks[0]->el_size, out);
+        } else
+            err = oom();
+        free(o);
+        free(n);
+    } else if (!err) {
+        MPID_Loop *l = loop_new(MPID_LOOP_STRUCT);
+        if (!l)
+            err = oom();
+        else {
+            l->count = m;
+            l->children = blocks;
+            blocks = NULL;
+            for (MPI_Count k = 0; k < m; k++)
+                if (l->children[k]->depth + 1 > l->depth)
+                    l->depth = l->children[k]->depth + 1;
+            if ((err = set_prefix(l, m, struct_block_bytes)))
+                MPID_Dataloop_free(l);
+            else
+                *out = l;
+        }
+    }
+    for (MPI_Count k = 0; blocks && k < m; k++)
+        MPID_Dataloop_free(blocks[k]);
+    free(blocks);
+    return err;
+}
+
+/* Converts stored displacements to bytes (indexed: units of the old extent). */
+static int byte_offsets(MPI_Count count, const int64_t *disps, MPI_Aint unit, MPI_Aint **out)
+{
+    *out = malloc((size_t) (count ? count : 1) * sizeof **out);
+    if (!*out)
+        return oom();
+    for (MPI_Count k = 0; k < count; k++)
+        (*out)[k] = disps[k] * unit;   /* cannot overflow: the constructor checked it */
+    return MPI_SUCCESS;
+}
+
+static int build(MPID_Datatype *dt, MPID_Loop **out)
+{
+    MPI_Datatype handle = MPID_Datatype_handle(dt);
+    if (dt->size == 0) {
+        *out = run_new(0, MPI_BYTE, 1, 0);
+        return *out ? MPI_SUCCESS : oom();
+    }
+    if (MPID_Datatype_is_builtin(handle)) {
+        if (dt->n_elements == 2)
+            return build_pair(handle, out);
+        *out = run_new(1, handle, (int) dt->size, 0);
+        return *out ? MPI_SUCCESS : oom();
+    }
+    if (dt->impl_type)   /* dup, subarray, darray, f90: the internal equivalent */
+        return build(dt->impl_type, out);
+
+    const int64_t *v;
+    const MPI_Datatype *types;
+    int nvals, ntypes, err;
+    int combiner = MPID_Contents_get(dt, &v, &nvals, &types, &ntypes);
+    MPID_Datatype *old = ntypes ? MPID_Datatype_get(types[0]) : NULL;
+    MPI_Aint *offs = NULL;
+    switch (combiner) {
+    case MPI_COMBINER_RESIZED:
+        return build(old, out);   /* the new extent only matters to whoever repeats this type */
+    case MPI_COMBINER_CONTIGUOUS: {
+        Blocks b = { .count = 1, .len = v[0] };
+        return child_blocks(&b, types[0], out);
+    }
+    case MPI_COMBINER_VECTOR:
+    case MPI_COMBINER_HVECTOR: {
+        MPI_Aint stride = combiner == MPI_COMBINER_VECTOR ? v[2] * old->extent : v[2];
+        Blocks b = { .count = v[0], .len = v[1], .stride = stride };
+        return child_blocks(&b, types[0], out);
+    }
+    case MPI_COMBINER_INDEXED:
+    case MPI_COMBINER_HINDEXED: {
+        MPI_Count n = v[0];
+        if ((err = byte_offsets(n, v + 1 + n, combiner == MPI_COMBINER_INDEXED ? old->extent : 1, &offs)))
+            return err;
+        Blocks b = { .count = n, .lens = (const MPI_Count *) (v + 1), .offs = offs };
+        err = child_blocks(&b, types[0], out);
+        free(offs);
+        return err;
+    }
+    case MPI_COMBINER_INDEXED_BLOCK:
+    case MPI_COMBINER_HINDEXED_BLOCK: {
+        MPI_Count n = v[0];
+        if ((err = byte_offsets(n, v + 2, combiner == MPI_COMBINER_INDEXED_BLOCK ? old->extent : 1, &offs)))
+            return err;
+        Blocks b = { .count = n, .len = v[1], .offs = offs };
+        err = child_blocks(&b, types[0], out);
+        free(offs);
+        return err;
+    }
+    case MPI_COMBINER_STRUCT:
+        return build_struct(v[0], v + 1, v + 1 + v[0], types, out);
+    default:
+        return MPIR_Err(MPI_ERR_INTERN, "no dataloop for combiner %d", combiner);
+    }
+}
+
+int MPID_Dataloop_build(MPID_Datatype *dt, MPID_Loop **loop)
+{
+    *loop = NULL;
+    return build(dt, loop);
+}
+
+MPI_Count MPID_Dataloop_count_blocks(const MPID_Loop *l)
+{
+    switch (l->kind) {
+    case MPID_LOOP_STRUCT: {
+        MPI_Count n = 0;
+        for (MPI_Count k = 0; k < l->count; k++)
+            n += MPID_Dataloop_count_blocks(l->children[k]);
+        return n;
+    }
+    case MPID_LOOP_CONTIG:
+        return is_leaf(l) ? (l->count > 0) : l->count * MPID_Dataloop_count_blocks(l->child);
+    case MPID_LOOP_INDEXED:
+        if (is_leaf(l))
+            return l->count;
+        {
+            MPI_Count n = 0;
+            for (MPI_Count k = 0; k < l->count; k++)
+                n += l->blocklens[k];
+            return n * MPID_Dataloop_count_blocks(l->child);
+        }
+    default: /* VECTOR, BLKIDX */
+        return is_leaf(l) ? l->count : l->count * l->blocklen * MPID_Dataloop_count_blocks(l->child);
+    }
+}
+
+static void print(const MPID_Loop *l, FILE *out, int indent)
+{
+    static const char *names[] = { "contig", "vector", "blkidx", "indexed", "struct" };
+    fprintf(out, "%*s%s count=%lld disp=%ld size=%lld", indent, "", names[l->kind], (long long) l->count,
+            (long) l->disp, (long long) l->size);
+    if (l->kind == MPID_LOOP_VECTOR || l->kind == MPID_LOOP_BLKIDX)
+        fprintf(out, " blocklen=%lld", (long long) l->blocklen);
+    if (l->kind == MPID_LOOP_VECTOR)
+        fprintf(out, " stride=%ld", (long) l->stride);
+    if (is_leaf(l))
+        fprintf(out, " leaf el_size=%d\n", l->el_size);
+    else
+        fprintf(out, " child_extent=%ld\n", (long) l->child_extent);
+    if (l->child)
+        print(l->child, out, indent + 2);
+    for (MPI_Count k = 0; l->kind == MPID_LOOP_STRUCT && k < l->count; k++)
+        print(l->children[k], out, indent + 2);
+}
+
+void MPID_Dataloop_print(const MPID_Loop *loop, FILE *out)
+{
+    print(loop, out, 0);
+}

@@ -1,0 +1,119 @@
+/*
+ * Dataloops and segments: the engine that moves typed data.
+ *
+ * A dataloop describes one instance of a committed datatype as a small tree of loops over
+ * contiguous runs of basic elements. It is built at MPI_Type_commit from the type's constructors
+ * and normalised so that equivalent layouts get the same fast form:
+ *   - contiguous children are absorbed into their parent's blocks (a vector of contiguous(5, double)
+ *     is a vector of 40-byte blocks), adjacent blocks are merged, empty blocks dropped;
+ *   - dup, resized, subarray and darray wrappers disappear (they only change where copies go);
+ *   - a type whose data is one run in type-map order is a single CONTIG leaf.
+ * Loops that repeat (contig, vector) store no per-block arrays, so regular types take memory
+ * independent of their counts.
+ *
+ * A segment is a cursor over (buf, count, datatype) that packs or unpacks any byte range of the
+ * packed stream (see MPID_Segment_pack below for the exact contract).
+ */
+#ifndef MPID_DATALOOP_H_INCLUDED
+#define MPID_DATALOOP_H_INCLUDED
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "mpi.h"
+
+typedef enum {
+    MPID_LOOP_CONTIG,   /* count child elements back to back (at child_extent) */
+    MPID_LOOP_VECTOR,   /* count blocks of blocklen children, block k at k * stride */
+    MPID_LOOP_BLKIDX,   /* count blocks of blocklen children, block k at offsets[k] */
+    MPID_LOOP_INDEXED,  /* count blocks of blocklens[k] children at offsets[k] */
+    MPID_LOOP_STRUCT    /* count blocks of blocklens[k] elements of children[k] at offsets[k] */
+} MPID_Loop_kind;
+
+typedef struct MPID_Loop {
+    MPID_Loop_kind kind;
+    int depth;                    /* 1 for a leaf */
+    MPI_Aint disp;                /* every block is placed relative to base + disp */
+    MPI_Count count;              /* number of blocks (CONTIG: number of elements) */
+    MPI_Count blocklen;           /* VECTOR, BLKIDX: elements per block */
+    MPI_Aint stride;              /* VECTOR: bytes between block starts */
+    MPI_Aint *offsets;            /* BLKIDX, INDEXED, STRUCT: byte offset of each block */
+    MPI_Count *blocklens;         /* INDEXED: elements in each block */
+    MPI_Count *prefix;            /* INDEXED, STRUCT: packed bytes before block k (count + 1 values) */
+    struct MPID_Loop *child;      /* the element of every block; NULL at a leaf (basic elements) */
+    struct MPID_Loop **children;  /* STRUCT: block k is one instance of children[k] */
+    MPI_Aint child_extent;        /* distance between consecutive elements inside a block */
+    MPI_Count child_size;         /* packed bytes of one element */
+    MPI_Count size;               /* packed bytes of the whole loop */
+    MPI_Datatype el_type;         /* leaf: the basic type of the elements (el_size bytes each) */
+    int el_size;                  /* leaf: size of one basic element, never split by a chunk */
+} MPID_Loop;
+
+/* Builds the dataloop of a type from its constructors (at commit). NULL with an error recorded if
+ * memory runs out. Types with no data get a CONTIG loop of count 0. */
+struct MPID_Datatype;
+int MPID_Dataloop_build(struct MPID_Datatype *dt, MPID_Loop **loop);
+void MPID_Dataloop_free(MPID_Loop *loop);
+/* Number of contiguous runs in one instance (after merging). */
+MPI_Count MPID_Dataloop_count_blocks(const MPID_Loop *loop);
+/* Prints the loop tree (debugging, and tests that check normalisation). */
+void MPID_Dataloop_print(const MPID_Loop *loop, FILE *out);
+
+/*S
+ * MPID_Segment - a cursor over (buf, count, datatype).
+ *
+ * The packed stream of a segment is the concatenation, in type-map order, of every basic element
+ * of count instances of the type, count * size bytes in all. Instance i starts at buf + i * extent.
+ *
+ * Contract of the range operations (pack, unpack, iov, count):
+ *   - they process the packed bytes [first, *last) and may be called in any order, with any ranges;
+ *   - first must be 0, the end of the stream, or a value some earlier call returned in *last (any
+ *     basic-element boundary works; others give MPI_ERR_ARG);
+ *   - *last is lowered, if needed, to the nearest basic-element boundary at or below it and to the
+ *     end of the stream: a basic element is never split between two calls. A range too short to hold
+ *     one whole element returns *last == first;
+ *   - a call that starts where the previous one stopped continues from the saved cursor (O(1));
+ *     any other start is found by a seek: O(depth) for regular loops, O(log n) per indexed level.
+ * The segment holds a reference on the datatype until MPID_Segment_free.
+ S*/
+typedef struct MPID_Segment {
+    char *buf;
+    MPI_Count count;
+    struct MPID_Datatype *type;
+    MPID_Loop top;                /* count instances of the type's loop, normalised like any loop */
+    MPI_Count size;               /* packed bytes of the whole stream */
+    MPI_Count pos;                /* where the last operation stopped */
+} MPID_Segment;
+
+/* The dataloop of a committed type, built on first use (commit builds it; dup'ed committed types get
+ * theirs here). NULL with an error recorded if memory runs out. */
+const MPID_Loop *MPID_Datatype_loop(struct MPID_Datatype *dt, int *err);
+
+/* type must be committed. */
+int MPID_Segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_Datatype type);
+void MPID_Segment_free(MPID_Segment *seg);
+
+/* Copies packed bytes [first, *last) to dest (dest[0] receives byte first). */
+int MPID_Segment_pack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, void *dest);
+/* Copies src (holding packed bytes [first, *last)) into the typed buffer. */
+int MPID_Segment_unpack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, const void *src);
+
+/* The typed-buffer addresses of the runs that hold packed bytes [first, *last), merged where they
+ * touch. At most max_iov runs are written; *last stops after the last complete run written. */
+typedef struct {
+    void *base;
+    MPI_Aint len;
+} MPID_Iov;
+int MPID_Segment_to_iov(MPID_Segment *seg, MPI_Count first, MPI_Count *last, MPID_Iov *iov,
+                        MPI_Count max_iov, MPI_Count *n_iov);
+
+/* Basic elements whose bytes lie entirely in [0, nbytes) of the stream (MPI_Get_elements). */
+MPI_Count MPID_Segment_count_elements(MPID_Segment *seg, MPI_Count nbytes);
+
+/* Generic traversal for conversions (external32): calls fn on every run of basic elements in
+ * [first, *last), in stream order, with the run's address, its basic type and element count. */
+typedef int (*MPID_Run_fn)(void *state, char *addr, MPI_Datatype el_type, MPI_Count n_elements);
+int MPID_Segment_for_each_run(MPID_Segment *seg, MPI_Count first, MPI_Count *last, MPID_Run_fn fn,
+                              void *state);
+
+#endif

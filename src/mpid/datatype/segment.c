@@ -1,0 +1,396 @@
+/*
+ * The segment processor: packs, unpacks and enumerates byte ranges of (buf, count, datatype)
+ * (contract in mpid_dataloop.h).
+ *
+ * walk() processes the packed bytes [from, to) of one instance of a loop, in stream order, by
+ * descending only into the blocks and elements that overlap the range: reaching any offset costs a
+ * division per regular level and a binary search per indexed level, never a walk from the start.
+ * Leaves hand whole runs of bytes to the copy kernels, which are chosen by block size and contain
+ * no calls per element.
+ *
+ * Ranges are trimmed to basic-element boundaries before walking (misalign()), so the walk itself
+ * copies exact byte ranges and never has to stop in the middle.
+ */
+#include "mpiimpl.h"
+#include "mpid_dataloop.h"
+
+enum { OP_PACK, OP_UNPACK, OP_RUNS, OP_IOV };
+
+typedef struct {
+    int op;
+    char *stream;               /* PACK: where the next byte goes; UNPACK: where it comes from */
+    MPI_Count pos;              /* stream position (OP_RUNS, OP_IOV) */
+    MPID_Run_fn fn;             /* OP_RUNS */
+    void *state;
+    int err;
+    MPID_Iov *iov;              /* OP_IOV */
+    MPI_Count n_iov, max_iov;
+    bool stopped;               /* OP_IOV: the array is full; pos is where it stopped */
+} Ctx;
+
+static bool is_leaf(const MPID_Loop *l)
+{
+    return l->child == NULL && l->kind != MPID_LOOP_STRUCT;
+}
+
+static MPI_Count min_c(MPI_Count a, MPI_Count b) { return a < b ? a : b; }
+static MPI_Count max_c(MPI_Count a, MPI_Count b) { return a > b ? a : b; }
+
+/* Index of the block holding stream byte pos: the last k < n with prefix[k] <= pos. */
+static MPI_Count search(const MPI_Count *prefix, MPI_Count n, MPI_Count pos)
+{
+    MPI_Count lo = 0, hi = n - 1;
+    while (lo < hi) {
+        MPI_Count mid = lo + (hi - lo + 1) / 2;
+        if (prefix[mid] <= pos)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* ---- the copy kernels: n blocks of bs bytes, stride bytes apart in the typed buffer ---- */
+
+/* A constant size lets the compiler turn each copy into a few moves. */
+#define STRIDED_CASE(N, DST, SRC) \
+    case N: \
+        for (MPI_Count i = 0; i < n; i++, packed += N, typed += stride) \
+            memcpy(DST, SRC, N); \
+        return;
+#define STRIDED_KERNEL(NAME, DST, SRC) \
+    static void NAME(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n) \
+    { \
+        switch (bs) { \
+            STRIDED_CASE(1, DST, SRC) STRIDED_CASE(2, DST, SRC) STRIDED_CASE(4, DST, SRC) \
+            STRIDED_CASE(8, DST, SRC) STRIDED_CASE(12, DST, SRC) STRIDED_CASE(16, DST, SRC) \
+            STRIDED_CASE(24, DST, SRC) STRIDED_CASE(32, DST, SRC) STRIDED_CASE(40, DST, SRC) \
+            STRIDED_CASE(48, DST, SRC) STRIDED_CASE(64, DST, SRC) \
+        default: \
+            for (MPI_Count i = 0; i < n; i++, packed += bs, typed += stride) \
+                memcpy(DST, SRC, (size_t) bs); \
+        } \
+    }
+STRIDED_KERNEL(pack_strided, packed, typed)
+STRIDED_KERNEL(unpack_strided, typed, packed)
+
+/* Same with the blocks at explicit offsets from base. */
+#define INDEXED_CASE(N, DST, SRC) \
+    case N: \
+        for (MPI_Count i = 0; i < n; i++, packed += N) { \
+            char *typed = base + offs[i]; \
+            memcpy(DST, SRC, N); \
+        } \
+        return;
+#define BLKIDX_KERNEL(NAME, DST, SRC) \
+    static void NAME(char *packed, char *base, const MPI_Aint *offs, MPI_Count bs, MPI_Count n) \
+    { \
+        switch (bs) { \
+            INDEXED_CASE(1, DST, SRC) INDEXED_CASE(2, DST, SRC) INDEXED_CASE(4, DST, SRC) \
+            INDEXED_CASE(8, DST, SRC) INDEXED_CASE(12, DST, SRC) INDEXED_CASE(16, DST, SRC) \
+            INDEXED_CASE(24, DST, SRC) INDEXED_CASE(32, DST, SRC) \
+        default: \
+            for (MPI_Count i = 0; i < n; i++, packed += bs) { \
+                char *typed = base + offs[i]; \
+                memcpy(DST, SRC, (size_t) bs); \
+            } \
+        } \
+    }
+BLKIDX_KERNEL(pack_blkidx, packed, typed)
+BLKIDX_KERNEL(unpack_blkidx, typed, packed)
+
+/* ---- leaves ---- */
+
+/* One run of bytes of a leaf (whole basic elements, except at trimmed range ends that the caller
+ * guarantees are element boundaries). */
+static void run(Ctx *c, const MPID_Loop *leaf, char *addr, MPI_Count len)
+{
+    switch (c->op) {
+    case OP_PACK:
+        memcpy(c->stream, addr, (size_t) len);
+        c->stream += len;
+        return;
+    case OP_UNPACK:
+        memcpy(addr, c->stream, (size_t) len);
+        c->stream += len;
+        return;
+    case OP_RUNS:
+        if (!c->err)
+            c->err = c->fn(c->state, addr, leaf->el_type, len / leaf->el_size);
+        c->pos += len;
+        return;
+    case OP_IOV:
+        if (c->stopped)
+            return;
+        if (c->n_iov > 0 && (char *) c->iov[c->n_iov - 1].base + c->iov[c->n_iov - 1].len == addr) {
+            c->iov[c->n_iov - 1].len += len;
+        } else if (c->n_iov == c->max_iov) {
+            c->stopped = true;
+            return;
+        } else {
+            c->iov[c->n_iov].base = addr;
+            c->iov[c->n_iov++].len = len;
+        }
+        c->pos += len;
+        return;
+    }
+}
+
+/* n full blocks of bs bytes: block i at base + i * stride, or at base + offs[i] when offs is set. */
+static void blocks(Ctx *c, const MPID_Loop *leaf, char *base, MPI_Aint stride, const MPI_Aint *offs,
+                   MPI_Count bs, MPI_Count n)
+{
+    if (c->op == OP_PACK || c->op == OP_UNPACK) {
+        if (offs)
+            (c->op == OP_PACK ? pack_blkidx : unpack_blkidx)(c->stream, base, offs, bs, n);
+        else
+            (c->op == OP_PACK ? pack_strided : unpack_strided)(c->stream, base, stride, bs, n);
+        c->stream += n * bs;
+        return;
+    }
+    for (MPI_Count i = 0; i < n && !c->stopped; i++)
+        run(c, leaf, base + (offs ? offs[i] : i * stride), bs);
+}
+
+/* A leaf of equal blocks (VECTOR or BLKIDX): a partial first block, full blocks, a partial last. */
+static void equal_blocks_leaf(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, Ctx *c)
+{
+    MPI_Count bs = l->blocklen * l->el_size;
+    MPI_Count b = from / bs, off = from % bs;
+#define BLOCK_ADDR(k) (base + (l->offsets ? l->offsets[k] : (k) * l->stride))
+    if (off) {
+        MPI_Count n = min_c(bs - off, to - from);
+        run(c, l, BLOCK_ADDR(b) + off, n);
+        from += n;
+        b++;
+    }
+    MPI_Count full = (to - from) / bs;
+    if (full) {
+        if (l->offsets)
+            blocks(c, l, base, 0, l->offsets + b, bs, full);
+        else
+            blocks(c, l, base + b * l->stride, l->stride, NULL, bs, full);
+        from += full * bs;
+        b += full;
+    }
+    if (from < to)
+        run(c, l, BLOCK_ADDR(b), to - from);
+#undef BLOCK_ADDR
+}
+
+/* ---- the walk ---- */
+
+static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, Ctx *c);
+
+/* Elements [from, to) of a block of elements of l->child, l->child_extent apart. */
+static void elements(const MPID_Loop *l, char *block, MPI_Count from, MPI_Count to, Ctx *c)
+{
+    MPI_Count cs = l->child_size;
+    for (MPI_Count e = from / cs; e * cs < to && !c->stopped; e++) {
+        MPI_Count s = e * cs;
+        walk(l->child, block + e * l->child_extent, max_c(from, s) - s, min_c(to, s + cs) - s, c);
+    }
+}
+
+static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, Ctx *c)
+{
+    base += l->disp;
+    switch (l->kind) {
+    case MPID_LOOP_CONTIG:
+        if (is_leaf(l))
+            run(c, l, base + from, to - from);
+        else
+            elements(l, base, from, to, c);
+        return;
+    case MPID_LOOP_VECTOR:
+    case MPID_LOOP_BLKIDX: {
+        if (is_leaf(l)) {
+            equal_blocks_leaf(l, base, from, to, c);
+            return;
+        }
+        MPI_Count bs = l->blocklen * l->child_size;
+        for (MPI_Count b = from / bs; b * bs < to && !c->stopped; b++) {
+            MPI_Count s = b * bs;
+            char *block = base + (l->kind == MPID_LOOP_VECTOR ? b * l->stride : l->offsets[b]);
+            elements(l, block, max_c(from, s) - s, min_c(to, s + bs) - s, c);
+        }
+        return;
+    }
+    case MPID_LOOP_INDEXED:
+    case MPID_LOOP_STRUCT:
+        for (MPI_Count b = search(l->prefix, l->count, from); b < l->count && l->prefix[b] < to && !c->stopped; b++) {
+            MPI_Count s = l->prefix[b], e = l->prefix[b + 1];
+            MPI_Count lo = max_c(from, s) - s, hi = min_c(to, e) - s;
+            if (l->kind == MPID_LOOP_STRUCT)
+                walk(l->children[b], base, lo, hi, c);
+            else if (is_leaf(l))
+                run(c, l, base + l->offsets[b] + lo, hi - lo);
+            else
+                elements(l, base + l->offsets[b], lo, hi, c);
+        }
+        return;
+    }
+}
+
+/* Bytes between the last basic-element boundary at or below pos and pos. */
+static MPI_Count misalign(const MPID_Loop *l, MPI_Count pos)
+{
+    while (pos > 0 && pos < l->size) {
+        if (is_leaf(l))
+            return pos % l->el_size;
+        if (l->kind == MPID_LOOP_STRUCT) {
+            MPI_Count k = search(l->prefix, l->count, pos);
+            pos -= l->prefix[k];
+            l = l->children[k];
+        } else {
+            pos %= l->child_size;   /* blocks and elements start at multiples of the element size */
+            l = l->child;
+        }
+    }
+    return 0;
+}
+
+/* ---- segments ---- */
+
+const MPID_Loop *MPID_Datatype_loop(MPID_Datatype *dt, int *err)
+{
+    MPID_Loop *loop = atomic_load_explicit(&dt->dataloop, memory_order_acquire);
+    *err = MPI_SUCCESS;
+    if (loop)
+        return loop;
+    if ((*err = MPID_Dataloop_build(dt, &loop)))
+        return NULL;
+    /* two threads may build at once: the first to publish wins */
+    MPID_Loop *expected = NULL;
+    if (!atomic_compare_exchange_strong(&dt->dataloop, &expected, loop)) {
+        MPID_Dataloop_free(loop);
+        loop = expected;
+    }
+    return loop;
+}
+
+int MPID_Segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_Datatype type)
+{
+    MPID_Datatype *dt = MPID_Datatype_get(type);
+    int err;
+    const MPID_Loop *loop = MPID_Datatype_loop(dt, &err);
+    if (!loop)
+        return err;
+    memset(seg, 0, sizeof *seg);
+    seg->buf = (char *) buf;
+    seg->count = count;
+    seg->type = dt;
+    seg->size = count * dt->size;
+    MPID_Datatype_add_ref(dt);
+
+    /* count instances at the extent: a loop like any other, normalised the same way */
+    MPID_Loop *top = &seg->top;
+    top->size = seg->size;
+    top->depth = loop->depth + 1;
+    if (loop->kind == MPID_LOOP_CONTIG && loop->child == NULL) {
+        /* instances that are single runs: one longer run, or a vector of runs */
+        *top = *loop;
+        top->size = seg->size;
+        if (count > 1 && dt->extent != loop->size) {
+            top->kind = MPID_LOOP_VECTOR;
+            top->blocklen = loop->count;
+            top->stride = dt->extent;
+            top->count = count;
+        } else {
+            top->count = count * loop->count;
+        }
+        return MPI_SUCCESS;
+    }
+    top->kind = MPID_LOOP_CONTIG;
+    top->count = count;
+    top->child = (MPID_Loop *) loop;
+    top->child_extent = dt->extent;
+    top->child_size = dt->size;
+    return MPI_SUCCESS;
+}
+
+void MPID_Segment_free(MPID_Segment *seg)
+{
+    if (seg->type)
+        MPID_Datatype_release(seg->type);
+    seg->type = NULL;
+}
+
+/* Clamps *last into the stream and down to an element boundary; checks first. */
+static int range(MPID_Segment *seg, MPI_Count first, MPI_Count *last)
+{
+    if (first < 0 || first > seg->size)
+        return MPIR_Err(MPI_ERR_ARG, "segment offset %lld is outside the stream of %lld bytes",
+                        (long long) first, (long long) seg->size);
+    if (first != seg->pos && misalign(&seg->top, first))
+        return MPIR_Err(MPI_ERR_ARG, "segment offset %lld is inside a basic element", (long long) first);
+    MPI_Count to = max_c(first, min_c(*last, seg->size));
+    to -= misalign(&seg->top, to);
+    *last = max_c(first, to);
+    return MPI_SUCCESS;
+}
+
+static int process(MPID_Segment *seg, MPI_Count first, MPI_Count *last, Ctx *c)
+{
+    int err = range(seg, first, last);
+    if (err)
+        return err;
+    c->pos = first;
+    if (*last > first)
+        walk(&seg->top, seg->buf, first, *last, c);
+    seg->pos = *last;
+    return MPI_SUCCESS;
+}
+
+int MPID_Segment_pack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, void *dest)
+{
+    Ctx c = { .op = OP_PACK, .stream = dest };
+    return process(seg, first, last, &c);
+}
+
+int MPID_Segment_unpack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, const void *src)
+{
+    Ctx c = { .op = OP_UNPACK, .stream = (char *) src };
+    return process(seg, first, last, &c);
+}
+
+int MPID_Segment_for_each_run(MPID_Segment *seg, MPI_Count first, MPI_Count *last, MPID_Run_fn fn, void *state)
+{
+    Ctx c = { .op = OP_RUNS, .fn = fn, .state = state };
+    int err = process(seg, first, last, &c);
+    return err ? err : c.err;
+}
+
+int MPID_Segment_to_iov(MPID_Segment *seg, MPI_Count first, MPI_Count *last, MPID_Iov *iov, MPI_Count max_iov,
+                        MPI_Count *n_iov)
+{
+    Ctx c = { .op = OP_IOV, .iov = iov, .max_iov = max_iov };
+    int err = process(seg, first, last, &c);
+    if (err)
+        return err;
+    if (c.stopped)
+        *last = seg->pos = c.pos;
+    *n_iov = c.n_iov;
+    return MPI_SUCCESS;
+}
+
+static int count_run(void *state, char *addr, MPI_Datatype el_type, MPI_Count n)
+{
+    *(MPI_Count *) state += n;
+    return 0;
+}
+
+MPI_Count MPID_Segment_count_elements(MPID_Segment *seg, MPI_Count nbytes)
+{
+    MPID_Datatype *dt = seg->type;
+    if (dt->size == 0)
+        return 0;
+    nbytes = min_c(nbytes, seg->size);
+    MPI_Count full = nbytes / dt->size, elements = full * dt->n_elements;
+    MPI_Count first = full * dt->size, last = nbytes;
+    if (last > first) {
+        seg->pos = first;   /* an instance boundary: always an element boundary */
+        MPID_Segment_for_each_run(seg, first, &last, count_run, &elements);
+    }
+    return elements;
+}
