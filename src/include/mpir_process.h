@@ -56,5 +56,8 @@ void MPIR_Abort_process(int errorcode, const char *message) __attribute__((noret
 /* Called by MPI_Finalize for each module to release what it holds. */
 void MPID_Datatype_finalize(void);
 void MPIR_Attr_finalize(void);
+/* Frees the cached MPI_Type_create_f90_* types: after MPIR_Attr_finalize (MPI_COMM_SELF's callbacks may
+ * still use them), before MPID_Datatype_finalize (its leak report). */
+void MPIR_Type_f90_finalize(void);
 
 #endif

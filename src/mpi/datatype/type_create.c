@@ -88,14 +88,15 @@ static int blocks(const MPID_Blocks *b, int combiner, bool is_c, bool blocklen_i
                   const MPI_Count *blocklens, MPI_Datatype *newtype)
 {
     MPID_Datatype *dt = NULL;
-    int nvals, ntypes = b->types ? (int) b->count : 1;
-    MPI_Datatype oldtype = b->types ? MPI_DATATYPE_NULL : MPID_Datatype_handle(b->type);
+    /* struct records one type per block (none when count is 0), the others their oldtype */
+    int nvals, ntypes = b->is_struct ? (int) b->count : 1;
+    MPI_Datatype oldtype = b->is_struct ? MPI_DATATYPE_NULL : MPID_Datatype_handle(b->type);
     int64_t scalar = b->blocklen;
     int64_t *vals = pack_args(b->count, blocklen_is_scalar, &scalar, blocklens, b->disps, &nvals);
     if (!vals)
         return MPI_ERR_COUNT;   /* reason already recorded */
     int err = MPID_Type_blocks(b, &dt);
-    err = new_type(err, dt, combiner, is_c, nvals, vals, ntypes, b->types ? b->types : &oldtype, newtype);
+    err = new_type(err, dt, combiner, is_c, nvals, vals, ntypes, b->is_struct ? b->types : &oldtype, newtype);
     free(vals);
     return err;
 }

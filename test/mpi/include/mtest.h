@@ -19,7 +19,14 @@ static int mtest_errs = 0;
     } while (0)
 
 /* CHECK(cond, printf-args...): a failed condition is reported with its location and message. */
-#define CHECK(cond, ...) do { if (!(cond)) MTEST_FAIL("check failed: %s: " __VA_ARGS__, #cond); } while (0)
+#define CHECK(cond, ...) do { \
+        if (!(cond)) { \
+            mtest_errs++; \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__); \
+            fputc('\n', stderr); \
+        } \
+    } while (0)
 #define CHECK_EQ(got, want) do { \
         long long g_ = (long long) (got), w_ = (long long) (want); \
         if (g_ != w_) MTEST_FAIL("%s = %lld, expected %lld", #got, g_, w_); \

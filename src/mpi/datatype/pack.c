@@ -1,0 +1,175 @@
+/*
+ * MPI_Pack, MPI_Unpack and MPI_Pack_size, and their external32 twins.
+ *
+ * Both directions check the whole transfer before touching memory: a buffer too small for the
+ * data is MPI_ERR_TRUNCATE and nothing is written (MPICH packs what fits; we do not, so a failed
+ * call leaves the user's buffers as they were). The copy itself is one segment call over the
+ * whole stream (mpid_dataloop.h); contiguous types are one memcpy.
+ */
+#include "mpiimpl.h"
+#include "mpir_impl_proto.h"
+#include "mpid_dataloop.h"
+#include "mpid_external32.h"
+
+/* Packed bytes of count instances of type; an overflow of MPI_Count is the caller's error. */
+static int stream_bytes(MPI_Count count, MPI_Datatype type, MPI_Count *bytes)
+{
+    MPI_Count size = MPID_Datatype_get(type)->size;
+    if (MPIR_Mul_overflows(count, size, bytes))
+        return MPIR_Err(MPI_ERR_ARG, "count %lld of a type of %lld bytes overflows the byte count",
+                        (long long) count, (long long) size);
+    return MPI_SUCCESS;
+}
+
+/* position must lie in the buffer, and need bytes must fit between it and the buffer's end. */
+static int check_room(const char *bufname, MPI_Count bufsize, MPI_Count position, MPI_Count need)
+{
+    if (bufsize < 0)
+        return MPIR_Err(MPI_ERR_ARG, "invalid %s size %lld, must be non-negative", bufname,
+                        (long long) bufsize);
+    if (position < 0 || position > bufsize)
+        return MPIR_Err(MPI_ERR_ARG, "position %lld is outside the %s [0, %lld]", (long long) position,
+                        bufname, (long long) bufsize);
+    if (need > bufsize - position)
+        return MPIR_Err(MPI_ERR_TRUNCATE,
+                        "the data needs %lld bytes but the %s has %lld left after position %lld",
+                        (long long) need, bufname, (long long) (bufsize - position),
+                        (long long) position);
+    return MPI_SUCCESS;
+}
+
+/* Copies the whole packed stream of (buf, count, type), bytes long, to packed (pack) or from it. */
+static int copy_stream(const void *buf, MPI_Count count, MPI_Datatype type, char *packed,
+                       MPI_Count bytes, bool pack)
+{
+    const MPID_Datatype *dt = MPID_Datatype_get(type);
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    if (dt->is_contig) {
+        char *data = (char *) buf + dt->true_lb;
+        if (pack)
+            memcpy(packed, data, (size_t) bytes);
+        else
+            memcpy(data, packed, (size_t) bytes);
+        return MPI_SUCCESS;
+    }
+
+    MPID_Segment seg;
+    int err = MPID_Segment_init(&seg, buf, count, type);
+    if (err)
+        return err;
+    MPI_Count last = bytes;
+    err = pack ? MPID_Segment_pack(&seg, 0, &last, packed) : MPID_Segment_unpack(&seg, 0, &last, packed);
+    MPID_Segment_free(&seg);
+    if (err == MPI_SUCCESS && last != bytes)
+        err = MPIR_Err(MPI_ERR_INTERN, "the segment stopped at byte %lld of %lld", (long long) last,
+                       (long long) bytes);
+    return err;
+}
+
+int MPIR_Pack_impl(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                   MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
+{
+    (void) comm;   /* a pack for a homogeneous machine is the same for every communicator */
+    MPI_Count bytes;
+    int err = stream_bytes(incount, datatype, &bytes);
+    if (err == MPI_SUCCESS)
+        err = check_room("output buffer", outsize, *position, bytes);
+    if (err)
+        return err;
+    if (bytes > 0 && outbuf == NULL)
+        return MPIR_Err(MPI_ERR_BUFFER, "outbuf is NULL");
+    err = copy_stream(inbuf, incount, datatype, (char *) outbuf + *position, bytes, true);
+    if (err == MPI_SUCCESS)
+        *position += bytes;
+    return err;
+}
+
+int MPIR_Unpack_impl(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                     MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
+{
+    (void) comm;
+    MPI_Count bytes;
+    int err = stream_bytes(outcount, datatype, &bytes);
+    if (err == MPI_SUCCESS)
+        err = check_room("input buffer", insize, *position, bytes);
+    if (err)
+        return err;
+    if (bytes > 0 && inbuf == NULL)
+        return MPIR_Err(MPI_ERR_BUFFER, "inbuf is NULL");
+    err = copy_stream(outbuf, outcount, datatype, (char *) inbuf + *position, bytes, false);
+    if (err == MPI_SUCCESS)
+        *position += bytes;
+    return err;
+}
+
+int MPIR_Pack_size_impl(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
+{
+    (void) comm;
+    return stream_bytes(incount, datatype, size);
+}
+
+/* ---- external32 ---- */
+
+static int check_datarep(const char *datarep)
+{
+    if (strcmp(datarep, "external32") != 0)
+        return MPIR_Err(MPI_ERR_UNSUPPORTED_DATAREP,
+                        "data representation \"%.64s\" is not supported (only \"external32\")", datarep);
+    return MPI_SUCCESS;
+}
+
+int MPIR_Pack_external_impl(const char *datarep, const void *inbuf, MPI_Count incount,
+                            MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position)
+{
+    MPI_Count bytes = 0;
+    int err = check_datarep(datarep);
+    if (err == MPI_SUCCESS)
+        err = MPID_External32_size(datatype, incount, &bytes);
+    if (err == MPI_SUCCESS)
+        err = check_room("output buffer", outsize, *position, bytes);
+    if (err)
+        return err;
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    if (outbuf == NULL)
+        return MPIR_Err(MPI_ERR_BUFFER, "outbuf is NULL");
+    err = MPID_External32_pack(inbuf, incount, datatype, (char *) outbuf + *position);
+    if (err == MPI_SUCCESS)
+        *position += bytes;
+    return err;
+}
+
+int MPIR_Unpack_external_impl(const char *datarep, const void *inbuf, MPI_Aint insize,
+                              MPI_Aint *position, void *outbuf, MPI_Count outcount,
+                              MPI_Datatype datatype)
+{
+    MPI_Count bytes = 0;
+    int err = check_datarep(datarep);
+    if (err == MPI_SUCCESS)
+        err = MPID_External32_size(datatype, outcount, &bytes);
+    if (err == MPI_SUCCESS)
+        err = check_room("input buffer", insize, *position, bytes);
+    if (err)
+        return err;
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    if (inbuf == NULL)
+        return MPIR_Err(MPI_ERR_BUFFER, "inbuf is NULL");
+    err = MPID_External32_unpack((const char *) inbuf + *position, outbuf, outcount, datatype);
+    if (err == MPI_SUCCESS)
+        *position += bytes;
+    return err;
+}
+
+int MPIR_Pack_external_size_impl(const char *datarep, MPI_Count incount, MPI_Datatype datatype,
+                                 MPI_Aint *size)
+{
+    MPI_Count bytes = 0;
+    int err = check_datarep(datarep);
+    if (err == MPI_SUCCESS)
+        err = MPID_External32_size(datatype, incount, &bytes);
+    if (err == MPI_SUCCESS)
+        *size = (MPI_Aint) bytes;
+    return err;
+}

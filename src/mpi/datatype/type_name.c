@@ -1,0 +1,53 @@
+/*
+ * Datatype names: MPI_Type_set_name and MPI_Type_get_name.
+ *
+ * The name lives in the record itself (MPID_Datatype.name, MPI_MAX_OBJECT_NAME bytes). Predefined
+ * records get their standard names from MPID_Builtin_init; derived records start empty, and
+ * MPI_Type_dup does not copy the name (the standard says names are not inherited). The user may
+ * rename predefined types too: the standard allows it.
+ */
+#include "mpiimpl.h"
+#include "mpir_impl_proto.h"
+
+/* One lock for every name: names change rarely, and the lock keeps a reader from seeing half of a
+ * name being written by another thread (a user race, but it must not give garbage). */
+static pthread_mutex_t name_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int MPIR_Type_set_name_impl(MPI_Datatype datatype, const char *type_name)
+{
+    MPID_Datatype *dt = MPID_Datatype_get(datatype);
+
+    /* Too long a name is truncated, not an error; trailing blanks are not significant (leading
+     * ones are), so the stored name never ends in a blank. strnlen: the user's string may be
+     * longer than what we keep, and need not be read further. */
+    size_t len = strnlen(type_name, MPI_MAX_OBJECT_NAME - 1);
+    while (len > 0 && type_name[len - 1] == ' ')
+        len--;
+
+    pthread_mutex_lock(&name_lock);
+    memcpy(dt->name, type_name, len);
+    dt->name[len] = '\0';
+    pthread_mutex_unlock(&name_lock);
+    return MPI_SUCCESS;
+}
+
+int MPIR_Type_get_name_impl(MPI_Datatype datatype, char *type_name, int *resultlen)
+{
+    /* The binding lets MPI_DATATYPE_NULL through: it has a name of its own, like every
+     * predefined handle. */
+    if (datatype == MPI_DATATYPE_NULL) {
+        static const char null_name[] = "MPI_DATATYPE_NULL";
+        memcpy(type_name, null_name, sizeof null_name);
+        *resultlen = (int) sizeof null_name - 1;
+        return MPI_SUCCESS;
+    }
+
+    MPID_Datatype *dt = MPID_Datatype_get(datatype);
+    pthread_mutex_lock(&name_lock);
+    size_t len = strnlen(dt->name, MPI_MAX_OBJECT_NAME - 1);
+    memcpy(type_name, dt->name, len);
+    pthread_mutex_unlock(&name_lock);
+    type_name[len] = '\0';
+    *resultlen = (int) len;
+    return MPI_SUCCESS;
+}
