@@ -63,6 +63,19 @@ static int *shuffled_prefix(int k, int n, int mult)
     return perm;
 }
 
+/* The displacement of `at` from the pattern's first array, which becomes the origin of
+ * MPI_Pack. Applications pass absolute addresses with MPI_BOTTOM here, but MPICH 4.0.2's MPI_Pack
+ * rejects MPI_BOTTOM as a null inbuf; relative displacements describe the same layout. */
+static int displacement(pattern *p, const void *at, MPI_Aint *d)
+{
+    MPI_Aint base, addr;
+    T(MPI_Get_address(p->reg[0].p, &base));
+    T(MPI_Get_address(at, &addr));
+    *d = MPI_Aint_diff(addr, base);
+    p->origin = p->reg[0].p;
+    return 0;
+}
+
 static int commit(pattern *p, MPI_Datatype t, int count)
 {
     T(MPI_Type_commit(&t));
@@ -272,7 +285,7 @@ static int build_fft(pattern *p, const long *a)
 }
 
 /* ---- LAMMPS: struct over x (3 doubles per atom) and 5 (full) or 3 (atomic) per-atom arrays,
- * each through indexed_block with the same list of ic atoms; absolute addresses ---- */
+ * each through indexed_block with the same list of ic atoms ---- */
 
 static void lammps_pack(const pattern *p, char *out)
 {
@@ -332,7 +345,7 @@ static int build_lammps(pattern *p, const long *a)
         if (!arr)
             return -1;
         blens[r] = 1;
-        T(MPI_Get_address(arr, &displs[r]));
+        T(displacement(p, arr, &displs[r]));
         T(MPI_Type_create_indexed_block(ic, r == 0 ? 3 : 1, r == 0 ? l3 : l, MPI_DOUBLE,
                                         &types[r]));
     }
@@ -340,7 +353,6 @@ static int build_lammps(pattern *p, const long *a)
     T(MPI_Type_create_struct(narr + 1, blens, displs, types, &t));
     for (int r = 0; r <= narr; r++)
         T(MPI_Type_free(&types[r]));
-    p->origin = MPI_BOTTOM;
     p->hand_pack = lammps_pack;
     p->hand_unpack = lammps_unpack;
     return commit(p, t, 1);
@@ -387,7 +399,7 @@ static int build_milc(pattern *p, const long *a)
 }
 
 /* ---- WRF halo exchange: a struct over 4 2-D, 3 3-D and 2 4-D float arrays (absolute
- * addresses), each sending the same sd3 x sd2 x sd1 box (sd2 = dim2 = 65) of a
+ * addresses in WRF, relative ones here: see displacement()), each sending the same sd3 x sd2 x sd1 box (sd2 = dim2 = 65) of a
  * [dim3][dim2][dim1] field; 4-D arrays hold 2 species and send species 1.
  * args: dim1, dim3, sd1, sd3, subarray (0: vector/hvector, 1: create_subarray) ---- */
 
@@ -465,7 +477,7 @@ static int build_wrf(pattern *p, const long *a)
             return -1;
         /* The vector types start at the box, the subarrays at the array. */
         const void *at = sa ? (const void *)p->reg[r].p : (const void *)wrf_box(p, r);
-        T(MPI_Get_address(at, &displs[r]));
+        T(displacement(p, at, &displs[r]));
         blens[r] = 1;
         types[r] = r < WRF_N2D ? t2 : r < WRF_N2D + WRF_N3D ? t3 : t4;
     }
@@ -474,7 +486,6 @@ static int build_wrf(pattern *p, const long *a)
     T(MPI_Type_free(&t2));
     T(MPI_Type_free(&t3));
     T(MPI_Type_free(&t4));
-    p->origin = MPI_BOTTOM;
     p->hand_pack = wrf_pack;
     p->hand_unpack = wrf_unpack;
     return commit(p, t, 1);
@@ -556,14 +567,13 @@ static int build_specfem_cm(pattern *p, const long *a)
         p->n[r] = ic;
         if (!(p->idx[r] = shuffled_prefix(ic, n, 3)) || !(arr = region(p, 3 * (size_t)n * sizeof(float))))
             return -1;
-        T(MPI_Get_address(arr, &displs[r]));
+        T(displacement(p, arr, &displs[r]));
         T(MPI_Type_create_indexed_block(ic, 3, p->idx[r], MPI_FLOAT, &types[r]));
     }
     MPI_Datatype t;
     T(MPI_Type_create_struct(2, blens, displs, types, &t));
     T(MPI_Type_free(&types[0]));
     T(MPI_Type_free(&types[1]));
-    p->origin = MPI_BOTTOM;
     p->hand_pack = specfem_cm_pack;
     p->hand_unpack = specfem_cm_unpack;
     return commit(p, t, 1);

@@ -3,8 +3,7 @@
  *
  * A pattern is built by its spec's build function (patterns.c) and owns everything it points to;
  * pattern_free() releases it. The driver (ddtbench.c) never looks inside the layout: it packs
- * `count` items of `type` from `origin` (MPI_BOTTOM for the patterns that use absolute
- * addresses), compares the bytes with hand_pack's, and times both. The regions are the arrays
+ * `count` items of `type` from `origin`, compares the bytes with hand_pack's, and times both. The regions are the arrays
  * the type reaches into; the driver clears them to check that MPI_Unpack and hand_unpack write
  * the same bytes and nothing else.
  */

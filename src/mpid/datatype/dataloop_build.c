@@ -35,6 +35,7 @@ void MPID_Dataloop_free(MPID_Loop *l)
     free(l->offsets);
     free(l->blocklens);
     free(l->prefix);
+    free(l->windows);
     free(l);
 }
 

@@ -47,6 +47,8 @@ typedef struct MPID_Loop {
     MPI_Count size;               /* packed bytes of the whole loop */
     MPI_Datatype el_type;         /* leaf: the basic type of the elements (el_size bytes each) */
     int el_size;                  /* leaf: size of one basic element, never split by a chunk */
+    struct MPID_Windows *windows; /* set when one instance of this loop is small and in order: the
+                                     byte masks that let a vector unit copy it whole (segment.c) */
 } MPID_Loop;
 
 /* Builds the dataloop of a type from its constructors (at commit). NULL with an error recorded if

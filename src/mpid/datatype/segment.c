@@ -11,6 +11,7 @@
  * Ranges are trimmed to basic-element boundaries before walking (misalign()), so the walk itself
  * copies exact byte ranges and never has to stop in the middle.
  */
+#include <immintrin.h>
 #include "mpiimpl.h"
 #include "mpid_dataloop.h"
 
@@ -99,6 +100,101 @@ STRIDED_KERNEL(unpack_strided, typed, packed)
 BLKIDX_KERNEL(pack_blkidx, packed, typed)
 BLKIDX_KERNEL(unpack_blkidx, typed, packed)
 
+/* ---- windows: small in-order elements copied whole by the vector unit ----
+ *
+ * An element (one instance of a loop) whose data lies in at most MAX_WINDOWS 64-byte windows and
+ * comes in memory order is moved with one masked load, one compress (pack) or expand (unpack) and
+ * one masked store per window: exact bytes, no read or write outside the type map, no branch per
+ * field. This is what makes padded structs of mixed types fast. Needs AVX-512 VBMI2; elsewhere
+ * windows are never built and the walker does the work. */
+#define MAX_WINDOWS 4
+typedef struct MPID_Windows {
+    MPI_Aint start;                 /* first data byte, relative to the element's origin */
+    int n;                          /* windows per element */
+    int width;                      /* 16, 32 or 64 bytes: the narrowest vector that fits */
+    uint64_t mask[MAX_WINDOWS];     /* data bytes of window k */
+    uint64_t low[MAX_WINDOWS];      /* the low count[k] bits: where they sit packed */
+    int count[MAX_WINDOWS];
+    int tail;                       /* last elements of a range that need exact (masked) stores */
+} MPID_Windows;
+
+/* masked loads do not train the hardware prefetcher: prefetch the elements ahead by hand */
+#define PREFETCH_AHEAD 16
+#define WINDOW_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi2")))
+
+/* One kernel pair per vector width. Pack stores whole vectors (what spills past an element is
+ * overwritten by the next one) except for the last elements of the range, which store exactly. */
+#define WINDOW_KERNELS(W, VEC, MASK, LOAD, STORE, MSTORE, COMPRESS, EXPAND) \
+    WINDOW_TARGET static void window_pack_##W(const MPID_Windows *w, char *out, char *src, MPI_Aint step, \
+                                               MPI_Count n) \
+    { \
+        /* locals, so the stores through char * do not force reloads of the descriptor */ \
+        const int nw = w->n, tail = w->tail; \
+        const MASK m0 = (MASK) w->mask[0]; \
+        const int c0 = w->count[0]; \
+        src += w->start; \
+        if (nw == 1) { \
+            for (MPI_Count i = 0; i < n - tail; i++, src += step, out += c0) { \
+                _mm_prefetch(src + PREFETCH_AHEAD * step, _MM_HINT_T0); \
+                STORE((void *) out, COMPRESS(m0, LOAD(m0, src))); \
+            } \
+        } else { \
+            for (MPI_Count i = 0; i < n - tail; i++, src += step) { \
+                _mm_prefetch(src + PREFETCH_AHEAD * step, _MM_HINT_T0); \
+                for (int k = 0; k < nw; k++) { \
+                    MASK m = (MASK) w->mask[k]; \
+                    STORE((void *) out, COMPRESS(m, LOAD(m, src + W * k))); \
+                    out += w->count[k]; \
+                } \
+            } \
+        } \
+        /* the last elements store exactly: nothing is written past the range */ \
+        for (MPI_Count i = n - tail < 0 ? 0 : n - tail; i < n; i++, src += step) \
+            for (int k = 0; k < nw; k++) { \
+                MASK m = (MASK) w->mask[k]; \
+                MSTORE(out, (MASK) w->low[k], COMPRESS(m, LOAD(m, src + W * k))); \
+                out += w->count[k]; \
+            } \
+    } \
+    WINDOW_TARGET static void window_unpack_##W(const MPID_Windows *w, char *in, char *dst, MPI_Aint step, \
+                                                 MPI_Count n) \
+    { \
+        const int nw = w->n; \
+        const MASK m0 = (MASK) w->mask[0], l0 = (MASK) w->low[0]; \
+        const int c0 = w->count[0]; \
+        dst += w->start; \
+        for (MPI_Count i = 0; i < n; i++, dst += step) { \
+            __builtin_prefetch(dst + PREFETCH_AHEAD * step, 1); \
+            __builtin_prefetch(in + 512, 0); \
+            if (nw == 1) { \
+                MSTORE(dst, m0, EXPAND(m0, LOAD(l0, in))); \
+                in += c0; \
+                continue; \
+            } \
+            for (int k = 0; k < nw; k++) { \
+                MASK m = (MASK) w->mask[k]; \
+                MSTORE(dst + W * k, m, EXPAND(m, LOAD((MASK) w->low[k], in))); \
+                in += w->count[k]; \
+            } \
+        } \
+    }
+WINDOW_KERNELS(16, __m128i, __mmask16, _mm_maskz_loadu_epi8, _mm_storeu_si128, _mm_mask_storeu_epi8,
+               _mm_maskz_compress_epi8, _mm_maskz_expand_epi8)
+WINDOW_KERNELS(32, __m256i, __mmask32, _mm256_maskz_loadu_epi8, _mm256_storeu_si256, _mm256_mask_storeu_epi8,
+               _mm256_maskz_compress_epi8, _mm256_maskz_expand_epi8)
+WINDOW_KERNELS(64, __m512i, __mmask64, _mm512_maskz_loadu_epi8, _mm512_storeu_si512, _mm512_mask_storeu_epi8,
+               _mm512_maskz_compress_epi8, _mm512_maskz_expand_epi8)
+
+static void window_pack(const MPID_Windows *w, char *out, char *src, MPI_Aint step, MPI_Count n)
+{
+    (w->width == 16 ? window_pack_16 : w->width == 32 ? window_pack_32 : window_pack_64)(w, out, src, step, n);
+}
+
+static void window_unpack(const MPID_Windows *w, char *in, char *dst, MPI_Aint step, MPI_Count n)
+{
+    (w->width == 16 ? window_unpack_16 : w->width == 32 ? window_unpack_32 : window_unpack_64)(w, in, dst, step, n);
+}
+
 /* ---- leaves ---- */
 
 /* One run of bytes of a leaf (whole basic elements, except at trimmed range ends that the caller
@@ -182,13 +278,29 @@ static void equal_blocks_leaf(const MPID_Loop *l, char *base, MPI_Count from, MP
 
 static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, Ctx *c);
 
-/* Elements [from, to) of a block of elements of l->child, l->child_extent apart. */
-static void elements(const MPID_Loop *l, char *block, MPI_Count from, MPI_Count to, Ctx *c)
+/* Elements [from, to) of a sequence of instances of child, step bytes apart from block. */
+static void elements(const MPID_Loop *child, MPI_Aint step, char *block, MPI_Count from, MPI_Count to, Ctx *c)
 {
-    MPI_Count cs = l->child_size;
+    MPI_Count cs = child->size;
+    const MPID_Windows *w = child->windows;
+    if (w && (c->op == OP_PACK || c->op == OP_UNPACK)) {
+        MPI_Count e0 = (from + cs - 1) / cs, e1 = to / cs;
+        if (e1 > e0) {
+            if (from < e0 * cs)
+                walk(child, block + (e0 - 1) * step, from - (e0 - 1) * cs, cs, c);
+            if (c->op == OP_PACK)
+                window_pack(w, c->stream, block + e0 * step, step, e1 - e0);
+            else
+                window_unpack(w, c->stream, block + e0 * step, step, e1 - e0);
+            c->stream += (e1 - e0) * cs;
+            if (to > e1 * cs)
+                walk(child, block + e1 * step, 0, to - e1 * cs, c);
+            return;
+        }
+    }
     for (MPI_Count e = from / cs; e * cs < to && !c->stopped; e++) {
         MPI_Count s = e * cs;
-        walk(l->child, block + e * l->child_extent, max_c(from, s) - s, min_c(to, s + cs) - s, c);
+        walk(child, block + e * step, max_c(from, s) - s, min_c(to, s + cs) - s, c);
     }
 }
 
@@ -200,7 +312,7 @@ static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, C
         if (is_leaf(l))
             run(c, l, base + from, to - from);
         else
-            elements(l, base, from, to, c);
+            elements(l->child, l->child_extent, base, from, to, c);
         return;
     case MPID_LOOP_VECTOR:
     case MPID_LOOP_BLKIDX: {
@@ -208,11 +320,16 @@ static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, C
             equal_blocks_leaf(l, base, from, to, c);
             return;
         }
+        if (l->kind == MPID_LOOP_VECTOR && l->blocklen == 1) {
+            /* one element per block: the blocks are elements stride apart */
+            elements(l->child, l->stride, base, from, to, c);
+            return;
+        }
         MPI_Count bs = l->blocklen * l->child_size;
         for (MPI_Count b = from / bs; b * bs < to && !c->stopped; b++) {
             MPI_Count s = b * bs;
             char *block = base + (l->kind == MPID_LOOP_VECTOR ? b * l->stride : l->offsets[b]);
-            elements(l, block, max_c(from, s) - s, min_c(to, s + bs) - s, c);
+            elements(l->child, l->child_extent, block, max_c(from, s) - s, min_c(to, s + bs) - s, c);
         }
         return;
     }
@@ -226,7 +343,7 @@ static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, C
             else if (is_leaf(l))
                 run(c, l, base + l->offsets[b] + lo, hi - lo);
             else
-                elements(l, base + l->offsets[b], lo, hi, c);
+                elements(l->child, l->child_extent, base + l->offsets[b], lo, hi, c);
         }
         return;
     }
@@ -250,6 +367,72 @@ static MPI_Count misalign(const MPID_Loop *l, MPI_Count pos)
     return 0;
 }
 
+/* Builds the windows of one instance of l if it is small and in memory order. */
+static void set_windows(MPID_Loop *l)
+{
+    enum { MAX_RUNS = 64 };
+    MPID_Iov runs[MAX_RUNS];
+    char *origin = (char *) ((uintptr_t) 1 << 40);   /* any address: only differences are kept */
+    Ctx c = { .op = OP_IOV, .iov = runs, .max_iov = MAX_RUNS };
+    if (l->size == 0 || l->size > 64 * MAX_WINDOWS || is_leaf(l))
+        return;
+    walk(l, origin, 0, l->size, &c);
+    if (c.stopped)
+        return;
+    MPI_Aint start = (char *) runs[0].base - origin, end = start;
+    for (MPI_Count k = 0; k < c.n_iov; k++) {
+        MPI_Aint off = (char *) runs[k].base - origin;
+        if (off < end && k > 0)
+            return;   /* out of memory order, or overlapping */
+        end = off + runs[k].len;
+    }
+    if (end - start > 64 * MAX_WINDOWS)
+        return;
+    MPID_Windows *w = calloc(1, sizeof *w);
+    if (!w)
+        return;   /* the walker still works */
+    MPI_Aint span = end - start;
+    w->start = start;
+    w->width = span <= 16 ? 16 : span <= 32 ? 32 : 64;
+    w->n = (int) ((span + w->width - 1) / w->width);
+    for (MPI_Count k = 0; k < c.n_iov; k++) {
+        MPI_Aint first = (char *) runs[k].base - origin - start;
+        for (MPI_Aint b = first; b < first + runs[k].len; b++)
+            w->mask[b / w->width] |= (uint64_t) 1 << (b % w->width);
+    }
+    for (int k = 0; k < w->n; k++) {
+        w->count[k] = __builtin_popcountll(w->mask[k]);
+        w->low[k] = w->count[k] == 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << w->count[k]) - 1;
+    }
+    /* a whole-vector store may spill width bytes past its element's packed bytes */
+    w->tail = (int) ((w->width + l->size - 1) / l->size);
+    l->windows = w;
+}
+
+/* Windows for every loop whose instances are walked as elements, and for the root. */
+static void add_windows(MPID_Loop *l)
+{
+    set_windows(l);
+    for (MPID_Loop *e = l; e; e = e->child) {
+        if (e->child)
+            set_windows(e->child);
+        for (MPI_Count k = 0; e->kind == MPID_LOOP_STRUCT && k < e->count; k++)
+            add_windows(e->children[k]);
+    }
+}
+
+static bool have_window_unit(void)
+{
+    static int have = -1;
+    if (have < 0) {
+        __builtin_cpu_init();
+        have = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+            && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi2")
+            && !getenv("LOOM_NO_WINDOWS");
+    }
+    return have;
+}
+
 /* ---- segments ---- */
 
 const MPID_Loop *MPID_Datatype_loop(MPID_Datatype *dt, int *err)
@@ -260,6 +443,8 @@ const MPID_Loop *MPID_Datatype_loop(MPID_Datatype *dt, int *err)
         return loop;
     if ((*err = MPID_Dataloop_build(dt, &loop)))
         return NULL;
+    if (have_window_unit())
+        add_windows(loop);
     /* two threads may build at once: the first to publish wins */
     MPID_Loop *expected = NULL;
     if (!atomic_compare_exchange_strong(&dt->dataloop, &expected, loop)) {

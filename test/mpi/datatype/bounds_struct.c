@@ -395,6 +395,16 @@ static void nested_marker_cases(void)
         MPI_Type_free(&v);
     }
 
+    /* {M x2 @0, UB@100}: lb -4 from M, ub = max(16 + 12, 100) = 100; data [0, 20) */
+    {
+        int bl[2] = { 2, 1 };
+        MPI_Aint disp[2] = { 0, 100 };
+        MPI_Datatype types[2] = { m, MPI_UB };
+        t = mkstruct(2, bl, disp, types);
+        CHECK_BOUNDS(t, 8, -4, 104, 0, 20);
+        MPI_Type_free(&t);
+    }
+
     /* {M@0, int@-20}: [-4, 12) from M's markers; data [-20, 4) */
     t = pair2(m, MPI_INT, -20);
     CHECK_BOUNDS(t, 8, -4, 16, -20, 24);
@@ -412,6 +422,16 @@ static void nested_marker_cases(void)
         t = pair2(m, MPI_DOUBLE, 8);
         CHECK_BOUNDS(t, 9, -2, 24, 0, 16);
         MPI_Type_free(&t);
+        /* markers from two sources: {L@0, UB@5, double@8}: lb -2 from L, ub 5 from MPI_UB,
+         * no padding (explicit ub): [-2, 5), data [0, 16) */
+        {
+            int bl3[3] = { 1, 1, 1 };
+            MPI_Aint disp3[3] = { 0, 5, 8 };
+            MPI_Datatype types3[3] = { m, MPI_UB, MPI_DOUBLE };
+            t = mkstruct(3, bl3, disp3, types3);
+            CHECK_BOUNDS(t, 9, -2, 7, 0, 16);
+            MPI_Type_free(&t);
+        }
         MPI_Type_free(&m);
     }
 }

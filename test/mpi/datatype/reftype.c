@@ -525,6 +525,113 @@ void ref_write_counts(const ref_map *map, MPI_Aint lo, MPI_Aint hi, unsigned cha
         }
 }
 
+/* ---- buffers and comparisons ---- */
+
+void ref_fill(void *p, size_t n, uint64_t seed)
+{
+    unsigned char *c = p;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        c[k] = (unsigned char) (z ^ (z >> 31));
+    }
+}
+
+int ref_buf_alloc(ref_buf *b, const ref_map *map, uint64_t seed)
+{
+    b->len = (size_t) (map->true_ub - map->true_lb) + 2 * REF_GUARD + 16;
+    b->mem = malloc(b->len);
+    if (!b->mem)
+        return -1;
+    ref_fill(b->mem, b->len, seed);
+    uintptr_t base = (uintptr_t) b->mem + REF_GUARD - (uintptr_t) map->true_lb;
+    base = (base + 15) & ~(uintptr_t) 15;
+    b->base = (char *) base;
+    b->mem_disp = (MPI_Aint) ((uintptr_t) b->mem - base);
+    return 0;
+}
+
+int ref_buf_clone(ref_buf *b, const ref_buf *src)
+{
+    *b = *src;
+    b->mem = malloc(src->len);
+    if (!b->mem)
+        return -1;
+    memcpy(b->mem, src->mem, src->len);
+    b->base = (char *) ((uintptr_t) b->mem - (uintptr_t) src->mem_disp);
+    return 0;
+}
+
+void ref_buf_free(ref_buf *b)
+{
+    free(b->mem);
+    b->mem = NULL;
+}
+
+unsigned char *ref_buf_writes(const ref_map *map, const ref_buf *b)
+{
+    unsigned char *w = malloc(b->len);
+    if (w)
+        ref_write_counts(map, b->mem_disp, b->mem_disp + (MPI_Aint) b->len, w);
+    return w;
+}
+
+static void print_entry(const ref_map *map, long k)
+{
+    fprintf(stderr, "entry %ld (%s at displacement %ld)", k, ref_type_name(map->e[k].type),
+            (long) map->e[k].disp);
+}
+
+long ref_cmp_stream(const ref_map *map, MPI_Count first, MPI_Count n, const void *want,
+                    const void *got, const char *what)
+{
+    const unsigned char *w = want, *g = got;
+    long diffs = 0;
+    for (MPI_Count k = 0; k < n; k++) {
+        if (w[k] == g[k])
+            continue;
+        if (diffs++ == 0) {
+            int off;
+            long e = ref_entry_at(map, first + k, &off);
+            fprintf(stderr, "  %s: packed byte %lld differs: expected 0x%02x, got 0x%02x; byte %d of ",
+                    what, (long long) (first + k), w[k], g[k], off);
+            print_entry(map, e);
+            fputc('\n', stderr);
+        }
+    }
+    if (diffs > 1)
+        fprintf(stderr, "  %s: %ld bytes differ in all\n", what, diffs);
+    return diffs;
+}
+
+long ref_cmp_buf(const ref_map *map, const ref_buf *want, const ref_buf *got,
+                 const unsigned char *writes, const char *what)
+{
+    long diffs = 0;
+    for (size_t k = 0; k < want->len; k++) {
+        if (want->mem[k] == got->mem[k] || (writes && writes[k] > 1))
+            continue;
+        if (diffs++ == 0) {
+            MPI_Aint disp = want->mem_disp + (MPI_Aint) k;
+            fprintf(stderr, "  %s: buffer byte at displacement %ld differs: expected 0x%02x, got 0x%02x; ",
+                    what, (long) disp, want->mem[k], got->mem[k]);
+            long e = -1;
+            for (size_t j = 0; j < map->n && e < 0; j++)
+                if (disp >= map->e[j].disp && disp < map->e[j].disp + map->e[j].size)
+                    e = (long) j;
+            if (e < 0)
+                fprintf(stderr, "a gap byte (no entry covers it)");
+            else
+                print_entry(map, e);
+            fputc('\n', stderr);
+        }
+    }
+    if (diffs > 1)
+        fprintf(stderr, "  %s: %ld bytes differ in all\n", what, diffs);
+    return diffs;
+}
+
 /* ---- descriptions ---- */
 
 const char *ref_type_name(MPI_Datatype type)

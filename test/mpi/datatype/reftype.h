@@ -24,6 +24,7 @@
 #define REFTYPE_H_INCLUDED
 
 #include <stddef.h>
+#include <stdint.h>
 #include <mpi.h>
 
 typedef struct {
@@ -58,6 +59,35 @@ long ref_entry_at(const ref_map *map, MPI_Count pos, int *offset_in_entry);
 /* How many entries write each byte of the buffer span [lo, hi) (lo <= true_lb, hi >= true_ub):
  * writes[b - lo] for byte b, saturated at 255. Overlapping entries make unpack order-dependent. */
 void ref_write_counts(const ref_map *map, MPI_Aint lo, MPI_Aint hi, unsigned char *writes);
+
+/* A typed buffer for a map: covers the map's true bounds and REF_GUARD bytes on each side, every
+ * byte filled from seed. base is the address of displacement 0 (16-byte aligned, so that aligned
+ * displacements give aligned data); mem[k] is at displacement mem_disp + k. */
+#define REF_GUARD 64
+typedef struct {
+    unsigned char *mem;
+    size_t len;
+    char *base;
+    MPI_Aint mem_disp;
+} ref_buf;
+int ref_buf_alloc(ref_buf *b, const ref_map *map, uint64_t seed);
+/* Same layout and contents as src. */
+int ref_buf_clone(ref_buf *b, const ref_buf *src);
+void ref_buf_free(ref_buf *b);
+/* How many entries write each byte of b->mem (see ref_write_counts); NULL if out of memory. */
+unsigned char *ref_buf_writes(const ref_map *map, const ref_buf *b);
+
+/* Byte-by-byte comparisons that print the first difference on stderr, prefixed by what, with the
+ * map entry that holds it, and return the number of differing bytes.
+ *   ref_cmp_stream: packed bytes [first, first + n) of the stream;
+ *   ref_cmp_buf:    two typed buffers of the same layout, skipping bytes that more than one
+ *                   entry writes (writes from ref_buf_writes, or NULL to compare all). */
+long ref_cmp_stream(const ref_map *map, MPI_Count first, MPI_Count n, const void *want,
+                    const void *got, const char *what);
+long ref_cmp_buf(const ref_map *map, const ref_buf *want, const ref_buf *got,
+                 const unsigned char *writes, const char *what);
+/* Fills n bytes from seed (splitmix64). */
+void ref_fill(void *p, size_t n, uint64_t seed);
 
 /* A one-line description of type from its decoding, e.g.
  * "vector(2,1,-3; MPI_INT)" or "struct(2; 1@0 MPI_LB, 3@8 resized(-4,16; MPI_DOUBLE))";
