@@ -2,7 +2,8 @@
 # Loom MPI ("loom") is compared with the others: its throughput over MPICH's, Open MPI's, the
 # hand loop's and memcpy's. The hand loop and memcpy are measured in every library's run; the
 # table shows the median of those runs. A row is marked where Loom misses a target of issue 3:
-# slower than the faster of MPICH and Open MPI, or below 0.9x the hand loop.
+# slower than the faster of MPICH and Open MPI ("<lib"), or below 0.9x the hand loop ("<hand");
+# a miss by less than 3%, within the noise of a shared machine, is marked "~lib" or "~hand".
 BEGIN { FS = "\t"; nlibs = split("loom mpich openmpi", libs, " ") }
 
 $1 == "I" { version[$2] = $3 }
@@ -35,7 +36,7 @@ function cell(lib, name, what) {
 }
 function ratio(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "-" : sprintf("%.2f", a / b) }
 
-function table(what,    i, name, ours, mp, om, h, m, best, flag, line) {
+function table(what,    i, name, ours, mp, om, h, m, best, flag, noise) {
     printf "\n%s throughput, GB/s of packed data; ratios are Loom's\n", toupper(substr(what, 1, 1)) substr(what, 2)
     printf "%-20s %7s | %7s %7s %7s %7s %7s | %6s %6s %6s %6s\n", "pattern", "bytes", "loom", "mpich",
            "openmpi", "hand", "memcpy", "/mpich", "/ompi", "/hand", "/memcpy"
@@ -46,11 +47,15 @@ function table(what,    i, name, ours, mp, om, h, m, best, flag, line) {
         om = (("openmpi", name, what) in v) ? v["openmpi", name, what] : ""
         h = median(hand[what, name]); m = median(mcpy[name])
         best = (mp > om) ? mp : om
-        flag = ""
-        if (ours != "" && best != "" && ours + 0 < best + 0) flag = flag " <lib"
-        if (ours != "" && h != "" && ours + 0 < 0.9 * h) flag = flag " <hand"
-        if (("loom", name) in fail) flag = " FAILED"
-        if (flag != "") missed[what]++
+        flag = ""; noise = 1
+        if (ours != "" && best != "" && ours + 0 < best + 0) {
+            flag = flag (ours < 0.97 * best ? " <lib" : " ~lib"); if (ours < 0.97 * best) noise = 0
+        }
+        if (ours != "" && h != "" && ours + 0 < 0.9 * h) {
+            flag = flag (ours < 0.97 * 0.9 * h ? " <hand" : " ~hand"); if (ours < 0.97 * 0.9 * h) noise = 0
+        }
+        if (("loom", name) in fail) { flag = " FAILED"; noise = 0 }
+        if (flag != "") { missed[what]++; if (noise) nearly[what]++ }
         if (ours != "") counted[what]++
         printf "%-20s %7s | %7s %7s %7s %7s %7s | %6s %6s %6s %6s%s\n", name, name in bytes ? size(bytes[name]) : "-",
                cell("loom", name, what), cell("mpich", name, what), cell("openmpi", name, what),
@@ -78,6 +83,6 @@ END {
     nf = 0
     for (k in fail) { split(k, kk, SUBSEP); if (!nf++) printf "\nFailures:\n"; printf "  %s %s: %s\n", kk[1], kk[2], fail[k] }
     if (counted["pack"] + counted["unpack"] > 0)
-        printf "\nTargets (>= the faster of MPICH and Open MPI, >= 0.9x hand) missed by Loom: pack %d of %d, unpack %d of %d\n",
-               missed["pack"], counted["pack"], missed["unpack"], counted["unpack"]
+        printf "\nTargets (>= the faster of MPICH and Open MPI, >= 0.9x hand) missed by Loom: pack %d of %d (%d by less than 3%%), unpack %d of %d (%d by less than 3%%)\n",
+               missed["pack"], counted["pack"], nearly["pack"], missed["unpack"], counted["unpack"], nearly["unpack"]
 }

@@ -14,10 +14,16 @@
 #include "mpir_process.h"
 #include "mpir_attr.h"
 #include "mpid_datatype.h"
+#include "mpir_status.h"
 
 /* Displacements and counts share the 64-bit integer arithmetic of the engine. */
 _Static_assert(sizeof(MPI_Aint) == 8 && sizeof(MPI_Count) == 8 && sizeof(int64_t) == 8,
                "MPI_Aint and MPI_Count must be 64-bit");
+
+/* Calls fn(arg) on a stack deep enough for a recursion depth levels deep (on the caller's own stack
+ * below MPIR_DEEP_THRESHOLD levels). Fails only if no such stack can be had. */
+#define MPIR_DEEP_THRESHOLD 256
+int MPIR_Run_deep(int depth, void (*fn)(void *), void *arg);
 
 /* Copies n ints into a new array of MPI_Count (for the int bindings of large-count functions). */
 int MPIR_Widen_ints(const int *src, MPI_Count n, MPI_Count **dst);

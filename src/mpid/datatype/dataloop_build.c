@@ -24,19 +24,44 @@ static MPID_Loop *loop_new(MPID_Loop_kind kind)
     return l;
 }
 
+/* Frees a loop tree through a work list: deep trees free without deep recursion. */
 void MPID_Dataloop_free(MPID_Loop *l)
 {
-    if (!l)
-        return;
-    MPID_Dataloop_free(l->child);
-    for (MPI_Count k = 0; l->children && k < l->count; k++)
-        MPID_Dataloop_free(l->children[k]);
-    free(l->children);
-    free(l->offsets);
-    free(l->blocklens);
-    free(l->prefix);
-    free(l->windows);
-    free(l);
+    MPID_Loop *stack_buf[64], **todo = stack_buf;
+    size_t n = 0, cap = 64;
+    if (l)
+        todo[n++] = l;
+    while (n > 0) {
+        MPID_Loop *x = todo[--n];
+        size_t more = (x->child != NULL) + (x->children ? (size_t) x->count : 0);
+        if (n + more > cap) {
+            size_t want = (n + more) * 2;
+            MPID_Loop **grown = todo == stack_buf ? malloc(want * sizeof *grown) : realloc(todo, want * sizeof *grown);
+            if (!grown)
+                more = 0;   /* out of memory while freeing: leak the rest rather than crash */
+            else {
+                if (todo == stack_buf)
+                    memcpy(grown, stack_buf, n * sizeof *grown);
+                todo = grown;
+                cap = want;
+            }
+        }
+        if (more) {
+            if (x->child)
+                todo[n++] = x->child;
+            for (MPI_Count k = 0; x->children && k < x->count; k++)
+                if (x->children[k])
+                    todo[n++] = x->children[k];
+        }
+        free(x->children);
+        free(x->offsets);
+        free(x->blocklens);
+        free(x->prefix);
+        free(x->windows);
+        free(x);
+    }
+    if (todo != stack_buf)
+        free(todo);
 }
 
 static bool is_leaf(const MPID_Loop *l)
@@ -467,35 +492,26 @@ static int build(MPID_Datatype *dt, MPID_Loop **out)
     }
 }
 
-int MPID_Dataloop_build(MPID_Datatype *dt, MPID_Loop **loop)
+typedef struct {
+    MPID_Datatype *dt;
+    MPID_Loop *loop;
+    int err;
+} Build_call;
+
+static void build_call(void *p)
 {
-    *loop = NULL;
-    return build(dt, loop);
+    Build_call *b = p;
+    b->err = build(b->dt, &b->loop);
 }
 
-MPI_Count MPID_Dataloop_count_blocks(const MPID_Loop *l)
+int MPID_Dataloop_build(MPID_Datatype *dt, MPID_Loop **loop)
 {
-    switch (l->kind) {
-    case MPID_LOOP_STRUCT: {
-        MPI_Count n = 0;
-        for (MPI_Count k = 0; k < l->count; k++)
-            n += MPID_Dataloop_count_blocks(l->children[k]);
-        return n;
-    }
-    case MPID_LOOP_CONTIG:
-        return is_leaf(l) ? (l->count > 0) : l->count * MPID_Dataloop_count_blocks(l->child);
-    case MPID_LOOP_INDEXED:
-        if (is_leaf(l))
-            return l->count;
-        {
-            MPI_Count n = 0;
-            for (MPI_Count k = 0; k < l->count; k++)
-                n += l->blocklens[k];
-            return n * MPID_Dataloop_count_blocks(l->child);
-        }
-    default: /* VECTOR, BLKIDX */
-        return is_leaf(l) ? l->count : l->count * l->blocklen * MPID_Dataloop_count_blocks(l->child);
-    }
+    Build_call b = { dt, NULL, MPI_SUCCESS };
+    int err = MPIR_Run_deep(dt->depth, build_call, &b);
+    *loop = b.loop;
+    if (!err && b.err && dt->depth > MPIR_DEEP_THRESHOLD)   /* the reason was recorded on the other thread */
+        err = MPIR_Err(b.err, "could not build the dataloop of a datatype nested %d deep", dt->depth);
+    return err ? err : b.err;
 }
 
 static void print(const MPID_Loop *l, FILE *out, int indent)
@@ -517,6 +533,7 @@ static void print(const MPID_Loop *l, FILE *out, int indent)
         print(l->children[k], out, indent + 2);
 }
 
+/* Debugging aid: recursive, so meant for the types a person reads, not for million-deep ones. */
 void MPID_Dataloop_print(const MPID_Loop *loop, FILE *out)
 {
     print(loop, out, 0);

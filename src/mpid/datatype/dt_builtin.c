@@ -65,6 +65,15 @@ static int type_size(MPI_Datatype h)
     return (int) (((unsigned) h >> 8) & 0xff);
 }
 
+/* The signature hash of one basic type: its handle, mixed (splitmix64's finaliser). */
+static uint64_t basic_sig(MPI_Datatype h)
+{
+    uint64_t z = (uint64_t) (unsigned) h + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
 static void init_record(const Builtin *b)
 {
     MPID_Datatype *dt = &MPID_Builtin_types[MPIR_BUILTIN_INDEX(b->handle)];
@@ -89,6 +98,7 @@ static void init_record(const Builtin *b)
     if (b->value_type) {
         int vsize = type_size(b->value_type), isize = type_size(b->index_type);
         dt->n_elements = 2;
+        dt->sig_hash = MPID_Sig_concat(basic_sig(b->value_type), basic_sig(b->index_type), 1);
         dt->basic_type = b->value_type == b->index_type ? b->value_type : MPI_DATATYPE_NULL;
         dt->ub = dt->extent = b->pair_extent;
         dt->true_ub = b->index_offset + isize;
@@ -96,6 +106,7 @@ static void init_record(const Builtin *b)
         return;
     }
     dt->n_elements = 1;
+    dt->sig_hash = basic_sig(b->handle);
     dt->basic_type = b->handle;
     dt->ub = dt->extent = dt->true_ub = size;
     dt->is_contig = 1;

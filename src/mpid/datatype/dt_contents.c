@@ -118,15 +118,9 @@ int MPID_Datatype_set_contents(MPID_Datatype *dt, int combiner, bool is_large, i
     return MPI_SUCCESS;
 }
 
-void MPID_Contents_free(MPID_Contents *c)
+void MPID_Contents_free_shallow(MPID_Contents *c)
 {
-    if (!c)
-        return;
-    for (int i = 0; i < c->ntypes; i++) {
-        /* the child may be freed by the user yet alive through this reference */
-        MPID_Datatype_release(MPID_Datatype_get(c->types[i]));
-    }
-    free(c);
+    free(c);   /* the caller releases the children (MPID_Datatype_release) */
 }
 
 int MPID_Contents_get(const MPID_Datatype *dt, const int64_t **vals, int *nvals, const MPI_Datatype **types,

@@ -14,6 +14,45 @@
  */
 #include "mpiimpl.h"
 
+/* ---- signature hashes ---- */
+
+#define SIG_P 0x9e3779b97f4a7c15ull   /* odd, so powers never vanish mod 2^64 */
+
+static uint64_t sig_pow(uint64_t e)
+{
+    uint64_t r = 1, b = SIG_P;
+    for (; e; e >>= 1, b *= b)
+        if (e & 1)
+            r *= b;
+    return r;
+}
+
+/* 1 + x + ... + x^(n-1) mod 2^64, by halving */
+static uint64_t geometric(uint64_t x, uint64_t n)
+{
+    uint64_t sum = 0, term = 1;   /* sum of the first terms done, x^done */
+    uint64_t block_sum = 1, block_pow = x;   /* 1 + .. + x^(2^k - 1), x^(2^k) */
+    for (; n; n >>= 1) {
+        if (n & 1) {
+            sum += term * block_sum;
+            term *= block_pow;
+        }
+        block_sum += block_sum * block_pow;
+        block_pow *= block_pow;
+    }
+    return sum;
+}
+
+uint64_t MPID_Sig_concat(uint64_t first, uint64_t second, MPI_Count second_len)
+{
+    return first * sig_pow((uint64_t) second_len) + second;
+}
+
+uint64_t MPID_Sig_repeat(uint64_t sig, MPI_Count len, MPI_Count n)
+{
+    return n <= 0 ? 0 : sig * geometric(sig_pow((uint64_t) len), (uint64_t) n);
+}
+
 #define OVERFLOW_ERR() MPIR_Err(MPI_ERR_ARG, "datatype size or displacement overflows 64 bits")
 
 /* The type map of the type being built, accumulated block by block. */
@@ -23,6 +62,7 @@ typedef struct {
     MPI_Aint marker_lb, marker_ub;
     MPI_Aint true_lb, true_ub;  /* over data only */
     MPI_Count size, n_elements;
+    uint64_t sig;               /* signature hash of the entries so far */
     MPI_Datatype basic_type;    /* 0 until an element is seen; MPI_DATATYPE_NULL once mixed */
     int align, depth;
     bool in_order;              /* data so far is one run, in type-map order */
@@ -50,7 +90,10 @@ static int span_add(Span *s, MPID_Datatype *t, MPI_Count n, MPI_Aint disp, MPI_A
     if (MPIR_Add_overflows(lo, t->lb, &lb) || MPIR_Add_overflows(hi, t->ub, &ub))
         return OVERFLOW_ERR();
     if (MPIR_Mul_overflows(n, t->size, &size) || MPIR_Add_overflows(s->size, size, &s->size)
-        || MPIR_Mul_overflows(n, t->n_elements, &elems) || MPIR_Add_overflows(s->n_elements, elems, &s->n_elements))
+        || MPIR_Mul_overflows(n, t->n_elements, &elems))
+        return OVERFLOW_ERR();
+    s->sig = MPID_Sig_concat(s->sig, MPID_Sig_repeat(t->sig_hash, t->n_elements, n), elems);
+    if (MPIR_Add_overflows(s->n_elements, elems, &s->n_elements))
         return OVERFLOW_ERR();
 
     s->lb = s->any ? min_a(s->lb, lb) : lb;
@@ -110,6 +153,7 @@ static int span_finish(Span *s, bool pad_to_alignment, MPID_Datatype **newp)
     dt->true_ub = s->has_data ? s->true_ub : 0;
     dt->size = s->size;
     dt->n_elements = s->n_elements;
+    dt->sig_hash = s->sig;
     dt->basic_type = s->basic_type ? s->basic_type : MPI_DATATYPE_NULL;
     dt->align = s->align;
     dt->depth = s->depth + 1;
@@ -139,6 +183,7 @@ int MPID_Type_vector(MPI_Count count, MPI_Count blocklen, MPI_Aint stride_bytes,
         b.true_ub = block.true_ub;
         b.size = block.size;
         b.n_elements = block.n_elements;
+        b.sig_hash = block.sig;
         b.is_contig = block.in_order;
         if ((err = span_add(&s, &b, count, 0, stride_bytes)))
             return err;
@@ -180,6 +225,7 @@ static int new_with_layout(const MPID_Datatype *src, MPID_Datatype **newp)
     dt->true_lb = src->true_lb;
     dt->true_ub = src->true_ub;
     dt->n_elements = src->n_elements;
+    dt->sig_hash = src->sig_hash;
     dt->basic_type = src->basic_type;
     dt->align = src->align;
     dt->depth = src->depth + 1;

@@ -39,18 +39,44 @@ void MPID_Datatype_add_ref(MPID_Datatype *dt)
         MPIR_Object_add_ref(dt);
 }
 
+/* Destroys records whose last reference is gone. Children are released through a work list, not
+ * by recursion, so a type nested a million levels deep frees like a flat one. */
 void MPID_Datatype_release(MPID_Datatype *dt)
 {
-    if (MPID_Datatype_is_builtin(MPID_Datatype_handle(dt)) || dt->is_permanent)
-        return;
-    if (MPIR_Object_release_ref(dt) > 0)
-        return;
-    /* the last reference: children go with the contents, then the engine's representation */
-    MPID_Contents_free(dt->contents);
-    if (dt->impl_type)
-        MPID_Datatype_release(dt->impl_type);
-    MPID_Dataloop_free(dt->dataloop);
-    MPIR_Pool_free(&datatype_pool, dt);
+    MPID_Datatype *stack_buf[64], **todo = stack_buf;
+    size_t n = 0, cap = 64;
+    todo[n++] = dt;
+    while (n > 0) {
+        MPID_Datatype *d = todo[--n];
+        if (MPID_Datatype_is_builtin(MPID_Datatype_handle(d)) || d->is_permanent || MPIR_Object_release_ref(d) > 0)
+            continue;
+        const int64_t *vals;
+        const MPI_Datatype *types;
+        int nvals, ntypes = 0;
+        MPID_Contents_get(d, &vals, &nvals, &types, &ntypes);
+        if (n + (size_t) ntypes + 1 > cap) {
+            size_t want = (n + (size_t) ntypes + 1) * 2;
+            MPID_Datatype **grown = todo == stack_buf ? malloc(want * sizeof *grown) : realloc(todo, want * sizeof *grown);
+            if (!grown) {
+                /* out of memory while freeing: keep the children alive rather than crash */
+                ntypes = 0;
+            } else {
+                if (todo == stack_buf)
+                    memcpy(grown, stack_buf, n * sizeof *grown);
+                todo = grown;
+                cap = want;
+            }
+        }
+        for (int i = 0; i < ntypes; i++)
+            todo[n++] = MPID_Datatype_get(types[i]);
+        if (d->impl_type && n < cap)
+            todo[n++] = d->impl_type;
+        MPID_Contents_free_shallow(d->contents);
+        MPID_Dataloop_free(atomic_load(&d->dataloop));
+        MPIR_Pool_free(&datatype_pool, d);
+    }
+    if (todo != stack_buf)
+        free(todo);
 }
 
 void MPID_Datatype_add_user_ref(MPID_Datatype *dt)

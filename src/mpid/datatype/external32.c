@@ -1,11 +1,18 @@
 /*
  * external32 conversion (format: mpid_external32.h).
  *
- * Packing walks the segment of (buf, count, type) run by run (MPID_Segment_for_each_run): every run
- * is n basic elements of one type, which one loop converts to or from the next bytes of the
- * external stream. The size needs no walk: it follows from the type tree (one multiplication for
- * types of a single basic type, a pass over the stored constructor arguments otherwise), so it also
- * works for types that are not committed, as MPI_Pack_external_size allows.
+ * The typed buffer is reached through a segment, one of two ways:
+ *   - runs (any type): MPID_Segment_for_each_run hands over each run of basic elements where it
+ *     lies, and one loop converts it to or from the next bytes of the external stream;
+ *   - gathered (scattered types of a single basic type, e.g. a vector of doubles): the engine's
+ *     copy kernels pack or unpack the native stream a cache-sized chunk at a time through a small
+ *     buffer, and one loop converts the whole chunk, instead of one call per short run.
+ * Byte swaps go eight bytes at a time; long double (x87) <-> IEEE quad is integer arithmetic on the
+ * two 64-bit halves of the quad, exact one way and rounded to nearest-even the other.
+ *
+ * The size needs no walk: it follows from the type tree (one multiplication for types of a single
+ * basic type, a pass over the stored constructor arguments otherwise), so it also works for types
+ * that are not committed, as MPI_Pack_external_size allows.
  */
 #include <float.h>
 #include "mpiimpl.h"
@@ -82,60 +89,93 @@ static int native_width(MPI_Datatype t, const Rep *r)
 /* ---- byte order ---- */
 
 #define HOST_IS_LITTLE (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
-typedef unsigned __int128 u128;
+
+/* Reverses the bytes of every w-byte element (w = 2, 4 or 8) inside the 64-bit word v. */
+static inline uint64_t swap_in_word(uint64_t v, int w)
+{
+    if (w == 2)
+        return (v & 0x00ff00ff00ff00ffULL) << 8 | (v >> 8 & 0x00ff00ff00ff00ffULL);
+    v = __builtin_bswap64(v);
+    return w == 4 ? v << 32 | v >> 32 : v;
+}
+
+/* nbytes of w-byte elements, eight bytes at a time (32 per iteration), then the elements left.
+ * dst may be src. Called with a constant w, so each use compiles to its own loop. */
+static inline void swap_words(unsigned char *dst, const unsigned char *src, size_t nbytes, int w)
+{
+    size_t i = 0;
+    for (; i + 32 <= nbytes; i += 32) {
+        uint64_t v[4];
+        memcpy(v, src + i, 32);
+        for (int k = 0; k < 4; k++)
+            v[k] = swap_in_word(v[k], w);
+        memcpy(dst + i, v, 32);
+    }
+    for (; i + 8 <= nbytes; i += 8) {
+        uint64_t v;
+        memcpy(&v, src + i, 8);
+        v = swap_in_word(v, w);
+        memcpy(dst + i, &v, 8);
+    }
+    for (; i < nbytes; i += (size_t) w) {
+        if (w == 2) {
+            uint16_t v;
+            memcpy(&v, src + i, 2);
+            v = __builtin_bswap16(v);
+            memcpy(dst + i, &v, 2);
+        } else {
+            uint32_t v;
+            memcpy(&v, src + i, 4);
+            v = __builtin_bswap32(v);
+            memcpy(dst + i, &v, 4);
+        }
+    }
+}
 
 /* n elements of w bytes each from src to dst, each reversed on a little-endian host (the same
- * operation in both directions). */
+ * operation in both directions). dst may be src. */
 static void copy_big_endian(unsigned char *dst, const unsigned char *src, MPI_Count n, int w)
 {
+    size_t nbytes = (size_t) (n * w);
     if (w == 1 || !HOST_IS_LITTLE) {
-        memcpy(dst, src, (size_t) (n * w));
+        if (dst != src)
+            memcpy(dst, src, nbytes);
         return;
     }
     switch (w) {
-    case 2:
-        for (MPI_Count i = 0; i < n; i++) {
-            uint16_t v;
-            memcpy(&v, src + 2 * i, 2);
-            v = __builtin_bswap16(v);
-            memcpy(dst + 2 * i, &v, 2);
-        }
-        break;
-    case 4:
-        for (MPI_Count i = 0; i < n; i++) {
-            uint32_t v;
-            memcpy(&v, src + 4 * i, 4);
-            v = __builtin_bswap32(v);
-            memcpy(dst + 4 * i, &v, 4);
-        }
-        break;
-    case 8:
-        for (MPI_Count i = 0; i < n; i++) {
-            uint64_t v;
-            memcpy(&v, src + 8 * i, 8);
-            v = __builtin_bswap64(v);
-            memcpy(dst + 8 * i, &v, 8);
+    case 2: swap_words(dst, src, nbytes, 2); break;
+    case 4: swap_words(dst, src, nbytes, 4); break;
+    case 8: swap_words(dst, src, nbytes, 8); break;
+    case 16:
+        for (size_t i = 0; i < nbytes; i += 16) {
+            uint64_t v[2], r[2];
+            memcpy(v, src + i, 16);
+            r[0] = __builtin_bswap64(v[1]);
+            r[1] = __builtin_bswap64(v[0]);
+            memcpy(dst + i, r, 16);
         }
         break;
     default:
         for (MPI_Count i = 0; i < n; i++)
-            for (int b = 0; b < w; b++)
-                dst[i * w + b] = src[i * w + w - 1 - b];
+            for (int b = 0; b < w / 2; b++) {
+                unsigned char lo = src[i * w + b], hi = src[i * w + w - 1 - b];
+                dst[i * w + b] = hi;
+                dst[i * w + w - 1 - b] = lo;
+            }
     }
 }
 
-static void store_be128(unsigned char *p, u128 v)
+static uint64_t load_be64(const unsigned char *p)
 {
-    for (int b = 15; b >= 0; b--, v >>= 8)
-        p[b] = (unsigned char) v;
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return HOST_IS_LITTLE ? __builtin_bswap64(v) : v;
 }
 
-static u128 load_be128(const unsigned char *p)
+static void store_be64(unsigned char *p, uint64_t v)
 {
-    u128 v = 0;
-    for (int b = 0; b < 16; b++)
-        v = v << 8 | p[b];
-    return v;
+    v = HOST_IS_LITTLE ? __builtin_bswap64(v) : v;
+    memcpy(p, &v, 8);
 }
 
 /* ---- integers whose native and external widths differ (MPI_LONG on LP64) ---- */
@@ -197,60 +237,60 @@ static bool fits(uint64_t v, int w, bool is_signed)
 
 #if LDBL_MANT_DIG == 64 && HOST_IS_LITTLE
 /*
- * x87 extended: 64-bit significand with an explicit integer bit J, 15-bit exponent with the bias
+ * x87 extended: 64-bit significand m with an explicit integer bit J, 15-bit exponent with the bias
  * of quad (16383), sign; little-endian in the first 10 bytes, the rest padding. Quad has the same
  * exponent range and 112 fraction bits, so every x87 value is exact in quad: the fraction moves up
- * 49 bits. The encodings that the FPU rejects since the 387 (pseudo-infinity, pseudo-NaN,
- * unnormals: J clear with a nonzero exponent) become quiet NaNs; pseudo-denormals (J set, exponent
- * 0) keep their value.
+ * 49 bits. Quad is handled as two 64-bit halves: hi = sign, exponent, top 48 fraction bits.
+ * The encodings that the FPU rejects since the 387 (pseudo-infinity, pseudo-NaN, unnormals: J
+ * clear with a nonzero exponent) become quiet NaNs; pseudo-denormals (J set, exponent 0) keep
+ * their value.
  */
-#define QUAD_FRAC_BITS 112
-#define QUAD_EXP_MAX 0x7fff
-#define QUAD_QUIET ((u128) 1 << 111)
 #define J_BIT ((uint64_t) 1 << 63)
+#define EXP_MAX 0x7fff
+#define QUAD_QNAN_HI ((uint64_t) EXP_MAX << 48 | (uint64_t) 1 << 47)
+#define DROP 49    /* quad fraction bits below the x87 ones */
 
 static void ldbl_to_quad(const unsigned char *src, unsigned char *dst)
 {
-    uint64_t m;
+    uint64_t m, hi, lo;
     uint16_t se;
     memcpy(&m, src, 8);
     memcpy(&se, src + 8, 2);
-    unsigned e = se & QUAD_EXP_MAX;
-    uint64_t frac = m & ~J_BIT;
-    u128 q;
+    unsigned e = se & EXP_MAX;
     if (e == 0) {
         /* denormal (or pseudo-denormal): m * 2^(1-16383-63), i.e. quad fraction m << 49 with
-         * exponent field 0; a set J bit carries into the exponent field, which is exactly right */
-        q = (u128) m << (QUAD_FRAC_BITS - 63);
+         * exponent field 0; a set J bit lands on the exponent's low bit, which is exactly right */
+        hi = m >> (64 - DROP);
+        lo = m << DROP;
     } else if (!(m & J_BIT)) {
-        q = (u128) QUAD_EXP_MAX << QUAD_FRAC_BITS | QUAD_QUIET;   /* not a number to the FPU */
+        hi = QUAD_QNAN_HI;   /* not a number to the FPU */
+        lo = 0;
     } else {
-        q = (u128) e << QUAD_FRAC_BITS | (u128) frac << (QUAD_FRAC_BITS - 63);   /* incl. inf, NaN */
+        hi = (uint64_t) e << 48 | (m & ~J_BIT) >> (64 - DROP);   /* normals, infinities, NaNs */
+        lo = m << DROP;
     }
-    q |= (u128) (se >> 15) << 127;
-    store_be128(dst, q);
+    hi |= (uint64_t) (se >> 15) << 63;
+    store_be64(dst, hi);
+    store_be64(dst + 8, lo);
 }
 
 /* Quad to x87: 113 significant bits to 64, rounded to nearest, ties to even. */
 static void quad_to_ldbl(const unsigned char *src, unsigned char *dst)
 {
-    u128 q = load_be128(src);
-    unsigned sign = (unsigned) (q >> 127), e = (unsigned) (q >> QUAD_FRAC_BITS) & QUAD_EXP_MAX;
-    u128 f = q & (((u128) 1 << QUAD_FRAC_BITS) - 1);
-    const int drop = QUAD_FRAC_BITS - 63;   /* 49 bits */
+    uint64_t hi = load_be64(src), lo = load_be64(src + 8);
+    unsigned sign = (unsigned) (hi >> 63), e = (unsigned) (hi >> 48) & EXP_MAX;
+    uint64_t f_hi = hi & (((uint64_t) 1 << 48) - 1);
+    uint64_t top = f_hi << (64 - DROP) | lo >> DROP;       /* the 63 fraction bits x87 keeps */
+    uint64_t rest = lo & (((uint64_t) 1 << DROP) - 1), half = (uint64_t) 1 << (DROP - 1);
     uint64_t m;
-    if (e == QUAD_EXP_MAX) {
-        /* infinity or NaN: keep the top of the payload; a NaN whose payload lies only in the
-         * dropped bits stays a NaN (quiet) */
-        m = J_BIT | (uint64_t) (f >> drop);
-        if (f != 0 && (f >> drop) == 0)
+    if (e == EXP_MAX) {
+        /* infinity or NaN: a NaN whose payload lies only in the dropped bits stays a NaN (quiet) */
+        m = J_BIT | top;
+        if ((f_hi | lo) != 0 && top == 0)
             m |= J_BIT >> 1;
     } else {
-        /* the significand as an integer (no hidden bit for denormals, whose exponent field 0 means
-         * the same scale in both formats) */
-        u128 sig = e ? f | (u128) 1 << QUAD_FRAC_BITS : f;
-        uint64_t rest = (uint64_t) sig & (((uint64_t) 1 << drop) - 1), half = (uint64_t) 1 << (drop - 1);
-        m = (uint64_t) (sig >> drop);
+        /* denormals have no hidden bit, and exponent field 0 means the same scale in both formats */
+        m = (e ? J_BIT : 0) | top;
         if (rest > half || (rest == half && (m & 1))) {
             if (++m == 0) {            /* carried out of 64 bits: the next binade, or infinity */
                 m = J_BIT;
@@ -261,9 +301,9 @@ static void quad_to_ldbl(const unsigned char *src, unsigned char *dst)
         }
     }
     uint16_t se = (uint16_t) (sign << 15 | e);
-    memset(dst, 0, sizeof(long double));
     memcpy(dst, &m, 8);
     memcpy(dst + 8, &se, 2);
+    memset(dst + 10, 0, sizeof(long double) - 10);
 }
 
 #elif LDBL_MANT_DIG == 113
@@ -281,7 +321,7 @@ static void quad_to_ldbl(const unsigned char *src, unsigned char *dst)
 #error "external32: no conversion between this platform's long double and IEEE quad"
 #endif
 
-/* ---- converting runs ---- */
+/* ---- converting elements ---- */
 
 typedef struct {
     unsigned char *ext;     /* the next external32 byte */
@@ -301,13 +341,12 @@ static int conversion_error(MPI_Datatype t, MPI_Count element, uint64_t v, bool 
 }
 
 /* n integers of native width nw to or from external width ew (nw != ew, both at most 8). */
-static int convert_ints(Conv_state *s, unsigned char *addr, MPI_Datatype t, MPI_Count n, int nw, int ew,
-                        bool is_signed)
+static int convert_ints(const Conv_state *s, MPI_Datatype t, unsigned char *nat, unsigned char *ext,
+                        MPI_Count n, int nw, int ew, bool is_signed)
 {
-    for (MPI_Count i = 0; i < n; i++) {
-        unsigned char *nat = addr + i * nw, *ext = s->ext + i * ew;
+    int to = s->pack ? ew : nw;
+    for (MPI_Count i = 0; i < n; i++, nat += nw, ext += ew) {
         uint64_t v = s->pack ? load_native(nat, nw, is_signed) : load_be(ext, ew, is_signed);
-        int to = s->pack ? ew : nw;
         if (!fits(v, to, is_signed))
             return conversion_error(t, s->elements + i, v, is_signed, to);
         if (s->pack)
@@ -318,39 +357,30 @@ static int convert_ints(Conv_state *s, unsigned char *addr, MPI_Datatype t, MPI_
     return MPI_SUCCESS;
 }
 
-static int convert_run(void *state, char *addr_, MPI_Datatype t, MPI_Count n)
+/* n elements of the basic type t (representation r), native ones at nat and external32 ones at
+ * s->ext, in the direction of s; then advances s past them. */
+static int convert_elements(Conv_state *s, MPI_Datatype t, const Rep *r, unsigned char *nat, MPI_Count n)
 {
-    Conv_state *s = state;
-    unsigned char *addr = (unsigned char *) addr_;
-    const Rep *r = rep_of(t);
-    if (!r || r->kind == K_PAIR)
-        return MPIR_Err(MPI_ERR_INTERN, "external32: the engine handed over a run of datatype 0x%x, "
-                        "which is not a basic type", (unsigned) t);
     int nw = native_width(t, r), ew = r->ext, err = MPI_SUCCESS;
     MPI_Count parts = n * r->parts;
-    switch (r->kind) {
-    case K_NONE:
-        return MPI_SUCCESS;
-    case K_LDBL:
-        for (MPI_Count i = 0; i < parts; i++) {
+    unsigned char *ext = s->ext;
+    if (r->kind == K_LDBL) {
+        for (MPI_Count i = 0; i < parts; i++, nat += nw, ext += ew) {
             if (s->pack)
-                ldbl_to_quad(addr + i * nw, s->ext + i * ew);
+                ldbl_to_quad(nat, ext);
             else
-                quad_to_ldbl(s->ext + i * ew, addr + i * nw);
+                quad_to_ldbl(ext, nat);
         }
-        break;
-    default:
-        if (nw == ew) {
-            if (s->pack)
-                copy_big_endian(s->ext, addr, parts, nw);
-            else
-                copy_big_endian(addr, s->ext, parts, nw);
-        } else if (r->kind != K_FLOAT && nw <= 8 && ew <= 8) {
-            err = convert_ints(s, addr, t, parts, nw, ew, r->kind == K_INT);
-        } else {
-            err = MPIR_Err(MPI_ERR_INTERN, "external32: no conversion for %s (%d native bytes)",
-                           MPID_Builtin_name(t), nw);
-        }
+    } else if (nw == ew) {
+        if (s->pack)
+            copy_big_endian(ext, nat, parts, nw);
+        else
+            copy_big_endian(nat, ext, parts, nw);
+    } else if ((r->kind == K_INT || r->kind == K_UINT) && nw <= 8 && ew <= 8) {
+        err = convert_ints(s, t, nat, ext, parts, nw, ew, r->kind == K_INT);
+    } else {
+        err = MPIR_Err(MPI_ERR_INTERN, "external32: no conversion for %s (%d native bytes)",
+                       MPID_Builtin_name(t), nw);
     }
     if (err)
         return err;
@@ -359,17 +389,72 @@ static int convert_run(void *state, char *addr_, MPI_Datatype t, MPI_Count n)
     return MPI_SUCCESS;
 }
 
+/* ---- two ways through the typed buffer ---- */
+
+/* Any type: the engine hands over each run of basic elements where it lies in the typed buffer. */
+static int convert_run(void *state, char *addr, MPI_Datatype t, MPI_Count n)
+{
+    const Rep *r = rep_of(t);
+    if (!r || r->kind == K_PAIR)
+        return MPIR_Err(MPI_ERR_INTERN, "external32: the engine handed over a run of datatype 0x%x, "
+                        "which is not a basic type", (unsigned) t);
+    if (r->kind == K_NONE)
+        return MPI_SUCCESS;
+    return convert_elements(state, t, r, (unsigned char *) addr, n);
+}
+
+static int convert_runs(MPID_Segment *seg, Conv_state *s)
+{
+    MPI_Count last = seg->size;
+    int err = MPID_Segment_for_each_run(seg, 0, &last, convert_run, s);
+    if (!err && last != seg->size)
+        err = MPIR_Err(MPI_ERR_INTERN, "external32: the engine stopped at byte %lld of %lld", last, seg->size);
+    return err;
+}
+
+/* A type made of one basic type t but scattered: runs may be short (a vector of single doubles),
+ * so instead the engine's copy kernels gather the elements a chunk at a time into a buffer that
+ * stays in the L1 cache, and one loop converts the chunk. */
+#define CHUNK 8192
+
+static int convert_gathered(MPID_Segment *seg, MPI_Datatype t, const Rep *r, Conv_state *s)
+{
+    _Alignas(16) unsigned char tmp[CHUNK];
+    MPI_Count el = (MPI_Count) native_width(t, r) * r->parts, step = CHUNK / el * el;
+    for (MPI_Count first = 0; first < seg->size;) {
+        MPI_Count want = first + step < seg->size ? first + step : seg->size, last = want;
+        int err;
+        if (s->pack) {
+            if ((err = MPID_Segment_pack(seg, first, &last, tmp)) == MPI_SUCCESS && last == want)
+                err = convert_elements(s, t, r, tmp, (last - first) / el);
+        } else {
+            if ((err = convert_elements(s, t, r, tmp, (last - first) / el)) == MPI_SUCCESS)
+                err = MPID_Segment_unpack(seg, first, &last, tmp);
+        }
+        if (!err && last != want)
+            err = MPIR_Err(MPI_ERR_INTERN, "external32: the engine stopped at byte %lld, not %lld", last, want);
+        if (err)
+            return err;
+        first = last;
+    }
+    return MPI_SUCCESS;
+}
+
 static int convert(void *buf, MPI_Count count, MPI_Datatype type, unsigned char *ext, bool pack)
 {
     MPID_Segment seg;
+    MPID_Datatype *dt = MPID_Datatype_get(type);
+    if (!dt)
+        return MPIR_Err_datatype("datatype", type, -1);
     int err = MPID_Segment_init(&seg, buf, count, type);
     if (err)
         return err;
     Conv_state s = { .ext = ext, .pack = pack, .elements = 0 };
-    MPI_Count last = seg.size;
-    err = MPID_Segment_for_each_run(&seg, 0, &last, convert_run, &s);
-    if (!err && last != seg.size)
-        err = MPIR_Err(MPI_ERR_INTERN, "external32: the engine stopped at byte %lld of %lld", last, seg.size);
+    const Rep *basic = rep_of(dt->basic_type);
+    if (basic && basic->kind != K_PAIR && basic->kind != K_NONE && !dt->is_contig)
+        err = convert_gathered(&seg, dt->basic_type, basic, &s);
+    else
+        err = convert_runs(&seg, &s);
     MPID_Segment_free(&seg);
     return err;
 }

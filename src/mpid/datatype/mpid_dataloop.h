@@ -56,8 +56,6 @@ typedef struct MPID_Loop {
 struct MPID_Datatype;
 int MPID_Dataloop_build(struct MPID_Datatype *dt, MPID_Loop **loop);
 void MPID_Dataloop_free(MPID_Loop *loop);
-/* Number of contiguous runs in one instance (after merging). */
-MPI_Count MPID_Dataloop_count_blocks(const MPID_Loop *loop);
 /* Prints the loop tree (debugging, and tests that check normalisation). */
 void MPID_Dataloop_print(const MPID_Loop *loop, FILE *out);
 
@@ -78,6 +76,7 @@ void MPID_Dataloop_print(const MPID_Loop *loop, FILE *out);
  *     any other start is found by a seek: O(depth) for regular loops, O(log n) per indexed level.
  * The segment holds a reference on the datatype until MPID_Segment_free.
  S*/
+#define MPID_SEGMENT_HINTS 16
 typedef struct MPID_Segment {
     char *buf;
     MPI_Count count;
@@ -85,6 +84,8 @@ typedef struct MPID_Segment {
     MPID_Loop top;                /* count instances of the type's loop, normalised like any loop */
     MPI_Count size;               /* packed bytes of the whole stream */
     MPI_Count pos;                /* where the last operation stopped */
+    MPI_Count hints[MPID_SEGMENT_HINTS];  /* per loop depth: the indexed block last visited, so a
+                                             call that continues finds its block in O(1) */
 } MPID_Segment;
 
 /* The dataloop of a committed type, built on first use (commit builds it; dup'ed committed types get
@@ -108,6 +109,10 @@ typedef struct {
 } MPID_Iov;
 int MPID_Segment_to_iov(MPID_Segment *seg, MPI_Count first, MPI_Count *last, MPID_Iov *iov,
                         MPI_Count max_iov, MPI_Count *n_iov);
+
+/* Number of contiguous pieces of the typed buffer that hold packed bytes [first, *last), merged
+ * where they touch (what a writev of the range would need). */
+int MPID_Segment_count_blocks(MPID_Segment *seg, MPI_Count first, MPI_Count *last, MPI_Count *n_blocks);
 
 /* Basic elements whose bytes lie entirely in [0, nbytes) of the stream (MPI_Get_elements). */
 MPI_Count MPID_Segment_count_elements(MPID_Segment *seg, MPI_Count nbytes);

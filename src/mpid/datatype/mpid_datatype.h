@@ -23,6 +23,9 @@
  *   n_elements, basic_type  basic elements in one instance and their common type (MPI_DATATYPE_NULL
  *                         when mixed); pair types count 2.
  *   align                 the largest alignment of a basic type inside (pads struct extents).
+ *   sig_hash              hash of the type signature (the sequence of basic types), composed
+ *                         from the children's hashes: equal signatures give equal hashes however
+ *                         the types were built (see MPID_Sig_* below).
  *   depth                 nesting depth of the type tree (1 for predefined types).
  *   is_permanent          predefined, or returned by MPI_Type_create_f90_*: cannot be freed.
  *   is_committed          set by MPI_Type_commit.
@@ -61,6 +64,7 @@ typedef struct MPID_Datatype {
     MPI_Datatype basic_type;
     int align;
     int depth;
+    uint64_t sig_hash;
     unsigned is_contig : 1;
     unsigned has_sticky_lb : 1;
     unsigned has_sticky_ub : 1;
@@ -139,6 +143,17 @@ int MPID_Type_dup(MPID_Datatype *old, MPID_Datatype **newp);
 /* A record that stands for impl (subarray, darray, f90): same layout, impl kept as impl_type. */
 int MPID_Type_alias(MPID_Datatype *impl, MPID_Datatype **newp);
 
+/* ---- type signatures (dt_create.c) ----
+ * H(t1..tm) = sum of h(ti) * P^(m-i) mod 2^64, so the hash of a concatenation and of n repetitions
+ * follow from the parts' hashes and lengths, in O(log n). */
+uint64_t MPID_Sig_concat(uint64_t first, uint64_t second, MPI_Count second_len);
+uint64_t MPID_Sig_repeat(uint64_t sig, MPI_Count len, MPI_Count n);
+/* The signature hash of a message of count elements of dt. */
+static inline uint64_t MPID_Datatype_signature(const MPID_Datatype *dt, MPI_Count count)
+{
+    return MPID_Sig_repeat(dt->sig_hash, dt->n_elements, count);
+}
+
 /* ---- contents (dt_contents.c) ---- */
 
 /* Records the constructor's arguments. vals holds every integer-like argument in the order of the
@@ -146,7 +161,8 @@ int MPID_Type_alias(MPID_Datatype *impl, MPID_Datatype **newp);
  * a reference each. is_large: made by a _c constructor. */
 int MPID_Datatype_set_contents(MPID_Datatype *dt, int combiner, bool is_large, int nvals,
                                const int64_t *vals, int ntypes, const MPI_Datatype *types);
-void MPID_Contents_free(MPID_Contents *c);
+/* Frees the record of arguments but not the children it references (released by the caller). */
+void MPID_Contents_free_shallow(MPID_Contents *c);
 
 /* Decoding, for the four MPI functions: caller_is_c selects the _c table; the non-_c call on a
  * type whose arguments do not fit an int fails with MPI_ERR_TYPE. */

@@ -15,7 +15,7 @@
 #include "mpiimpl.h"
 #include "mpid_dataloop.h"
 
-enum { OP_PACK, OP_UNPACK, OP_RUNS, OP_IOV };
+enum { OP_PACK, OP_UNPACK, OP_RUNS, OP_IOV, OP_COUNT };
 
 typedef struct {
     int op;
@@ -25,8 +25,10 @@ typedef struct {
     void *state;
     int err;
     MPID_Iov *iov;              /* OP_IOV */
-    MPI_Count n_iov, max_iov;
+    MPI_Count n_iov, max_iov;   /* also OP_COUNT */
+    char *run_end;              /* OP_COUNT: where the last piece ended */
     bool stopped;               /* OP_IOV: the array is full; pos is where it stopped */
+    MPI_Count *hints;           /* the segment's block hints, by loop depth */
 } Ctx;
 
 static bool is_leaf(const MPID_Loop *l)
@@ -35,6 +37,13 @@ static bool is_leaf(const MPID_Loop *l)
 }
 
 static MPI_Count min_c(MPI_Count a, MPI_Count b) { return a < b ? a : b; }
+
+/* A typed-buffer address. The base may be MPI_BOTTOM (NULL) with absolute displacements, so the
+ * arithmetic is done on integers, where C defines it. */
+static inline char *at(char *base, MPI_Aint off)
+{
+    return (char *) ((uintptr_t) base + (uintptr_t) off);
+}
 static MPI_Count max_c(MPI_Count a, MPI_Count b) { return a > b ? a : b; }
 
 /* Index of the block holding stream byte pos: the last k < n with prefix[k] <= pos. */
@@ -49,6 +58,22 @@ static MPI_Count search(const MPI_Count *prefix, MPI_Count n, MPI_Count pos)
             hi = mid - 1;
     }
     return lo;
+}
+
+/* The block of an indexed or struct loop holding pos: the hinted block or the next one when the
+ * walk continues where it stopped (O(1)), else a binary search (O(log n)). */
+static MPI_Count find_block(const MPID_Loop *l, MPI_Count pos, MPI_Count *hints)
+{
+    MPI_Count *h = hints && l->depth < MPID_SEGMENT_HINTS ? &hints[l->depth] : NULL;
+    if (h) {
+        for (MPI_Count k = *h; k < l->count && k <= *h + 1; k++)
+            if (l->prefix[k] <= pos && pos < l->prefix[k + 1])
+                return *h = k;
+    }
+    MPI_Count k = search(l->prefix, l->count, pos);
+    if (h)
+        *h = k;
+    return k;
 }
 
 /* ---- the copy kernels: n blocks of bs bytes, stride bytes apart in the typed buffer ---- */
@@ -79,7 +104,7 @@ STRIDED_KERNEL(unpack_strided, typed, packed)
 #define INDEXED_CASE(N, DST, SRC) \
     case N: \
         for (MPI_Count i = 0; i < n; i++, packed += N) { \
-            char *typed = base + offs[i]; \
+            char *typed = at(base, offs[i]); \
             memcpy(DST, SRC, N); \
         } \
         return;
@@ -92,7 +117,7 @@ STRIDED_KERNEL(unpack_strided, typed, packed)
             INDEXED_CASE(24, DST, SRC) INDEXED_CASE(32, DST, SRC) \
         default: \
             for (MPI_Count i = 0; i < n; i++, packed += bs) { \
-                char *typed = base + offs[i]; \
+                char *typed = at(base, offs[i]); \
                 memcpy(DST, SRC, (size_t) bs); \
             } \
         } \
@@ -132,15 +157,15 @@ typedef struct MPID_Windows {
         const int nw = w->n, tail = w->tail; \
         const MASK m0 = (MASK) w->mask[0]; \
         const int c0 = w->count[0]; \
-        src += w->start; \
+        src = at(src, w->start); \
         if (nw == 1) { \
             for (MPI_Count i = 0; i < n - tail; i++, src += step, out += c0) { \
-                _mm_prefetch(src + PREFETCH_AHEAD * step, _MM_HINT_T0); \
+                _mm_prefetch(at(src, PREFETCH_AHEAD * step), _MM_HINT_T0); \
                 STORE((void *) out, COMPRESS(m0, LOAD(m0, src))); \
             } \
         } else { \
             for (MPI_Count i = 0; i < n - tail; i++, src += step) { \
-                _mm_prefetch(src + PREFETCH_AHEAD * step, _MM_HINT_T0); \
+                _mm_prefetch(at(src, PREFETCH_AHEAD * step), _MM_HINT_T0); \
                 for (int k = 0; k < nw; k++) { \
                     MASK m = (MASK) w->mask[k]; \
                     STORE((void *) out, COMPRESS(m, LOAD(m, src + W * k))); \
@@ -162,9 +187,9 @@ typedef struct MPID_Windows {
         const int nw = w->n; \
         const MASK m0 = (MASK) w->mask[0], l0 = (MASK) w->low[0]; \
         const int c0 = w->count[0]; \
-        dst += w->start; \
+        dst = at(dst, w->start); \
         for (MPI_Count i = 0; i < n; i++, dst += step) { \
-            __builtin_prefetch(dst + PREFETCH_AHEAD * step, 1); \
+            __builtin_prefetch(at(dst, PREFETCH_AHEAD * step), 1); \
             __builtin_prefetch(in + 512, 0); \
             if (nw == 1) { \
                 MSTORE(dst, m0, EXPAND(m0, LOAD(l0, in))); \
@@ -215,6 +240,11 @@ static void run(Ctx *c, const MPID_Loop *leaf, char *addr, MPI_Count len)
             c->err = c->fn(c->state, addr, leaf->el_type, len / leaf->el_size);
         c->pos += len;
         return;
+    case OP_COUNT:
+        if (c->n_iov == 0 || c->run_end != addr)
+            c->n_iov++;
+        c->run_end = at(addr, len);
+        return;
     case OP_IOV:
         if (c->stopped)
             return;
@@ -245,7 +275,7 @@ static void blocks(Ctx *c, const MPID_Loop *leaf, char *base, MPI_Aint stride, c
         return;
     }
     for (MPI_Count i = 0; i < n && !c->stopped; i++)
-        run(c, leaf, base + (offs ? offs[i] : i * stride), bs);
+        run(c, leaf, at(base, offs ? offs[i] : i * stride), bs);
 }
 
 /* A leaf of equal blocks (VECTOR or BLKIDX): a partial first block, full blocks, a partial last. */
@@ -253,10 +283,10 @@ static void equal_blocks_leaf(const MPID_Loop *l, char *base, MPI_Count from, MP
 {
     MPI_Count bs = l->blocklen * l->el_size;
     MPI_Count b = from / bs, off = from % bs;
-#define BLOCK_ADDR(k) (base + (l->offsets ? l->offsets[k] : (k) * l->stride))
+#define BLOCK_ADDR(k) at(base, l->offsets ? l->offsets[k] : (k) * l->stride)
     if (off) {
         MPI_Count n = min_c(bs - off, to - from);
-        run(c, l, BLOCK_ADDR(b) + off, n);
+        run(c, l, at(BLOCK_ADDR(b), off), n);
         from += n;
         b++;
     }
@@ -265,7 +295,7 @@ static void equal_blocks_leaf(const MPID_Loop *l, char *base, MPI_Count from, MP
         if (l->offsets)
             blocks(c, l, base, 0, l->offsets + b, bs, full);
         else
-            blocks(c, l, base + b * l->stride, l->stride, NULL, bs, full);
+            blocks(c, l, at(base, b * l->stride), l->stride, NULL, bs, full);
         from += full * bs;
         b += full;
     }
@@ -287,30 +317,30 @@ static void elements(const MPID_Loop *child, MPI_Aint step, char *block, MPI_Cou
         MPI_Count e0 = (from + cs - 1) / cs, e1 = to / cs;
         if (e1 > e0) {
             if (from < e0 * cs)
-                walk(child, block + (e0 - 1) * step, from - (e0 - 1) * cs, cs, c);
+                walk(child, at(block, (e0 - 1) * step), from - (e0 - 1) * cs, cs, c);
             if (c->op == OP_PACK)
-                window_pack(w, c->stream, block + e0 * step, step, e1 - e0);
+                window_pack(w, c->stream, at(block, e0 * step), step, e1 - e0);
             else
-                window_unpack(w, c->stream, block + e0 * step, step, e1 - e0);
+                window_unpack(w, c->stream, at(block, e0 * step), step, e1 - e0);
             c->stream += (e1 - e0) * cs;
             if (to > e1 * cs)
-                walk(child, block + e1 * step, 0, to - e1 * cs, c);
+                walk(child, at(block, e1 * step), 0, to - e1 * cs, c);
             return;
         }
     }
     for (MPI_Count e = from / cs; e * cs < to && !c->stopped; e++) {
         MPI_Count s = e * cs;
-        walk(child, block + e * step, max_c(from, s) - s, min_c(to, s + cs) - s, c);
+        walk(child, at(block, e * step), max_c(from, s) - s, min_c(to, s + cs) - s, c);
     }
 }
 
 static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, Ctx *c)
 {
-    base += l->disp;
+    base = at(base, l->disp);
     switch (l->kind) {
     case MPID_LOOP_CONTIG:
         if (is_leaf(l))
-            run(c, l, base + from, to - from);
+            run(c, l, at(base, from), to - from);
         else
             elements(l->child, l->child_extent, base, from, to, c);
         return;
@@ -328,35 +358,37 @@ static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, C
         MPI_Count bs = l->blocklen * l->child_size;
         for (MPI_Count b = from / bs; b * bs < to && !c->stopped; b++) {
             MPI_Count s = b * bs;
-            char *block = base + (l->kind == MPID_LOOP_VECTOR ? b * l->stride : l->offsets[b]);
+            char *block = at(base, l->kind == MPID_LOOP_VECTOR ? b * l->stride : l->offsets[b]);
             elements(l->child, l->child_extent, block, max_c(from, s) - s, min_c(to, s + bs) - s, c);
         }
         return;
     }
     case MPID_LOOP_INDEXED:
     case MPID_LOOP_STRUCT:
-        for (MPI_Count b = search(l->prefix, l->count, from); b < l->count && l->prefix[b] < to && !c->stopped; b++) {
+        for (MPI_Count b = find_block(l, from, c->hints); b < l->count && l->prefix[b] < to && !c->stopped; b++) {
             MPI_Count s = l->prefix[b], e = l->prefix[b + 1];
             MPI_Count lo = max_c(from, s) - s, hi = min_c(to, e) - s;
             if (l->kind == MPID_LOOP_STRUCT)
                 walk(l->children[b], base, lo, hi, c);
             else if (is_leaf(l))
-                run(c, l, base + l->offsets[b] + lo, hi - lo);
+                run(c, l, at(base, l->offsets[b] + lo), hi - lo);
             else
-                elements(l->child, l->child_extent, base + l->offsets[b], lo, hi, c);
+                elements(l->child, l->child_extent, at(base, l->offsets[b]), lo, hi, c);
+            if (c->hints && l->depth < MPID_SEGMENT_HINTS)
+                c->hints[l->depth] = b;
         }
         return;
     }
 }
 
 /* Bytes between the last basic-element boundary at or below pos and pos. */
-static MPI_Count misalign(const MPID_Loop *l, MPI_Count pos)
+static MPI_Count misalign(const MPID_Loop *l, MPI_Count pos, MPI_Count *hints)
 {
     while (pos > 0 && pos < l->size) {
         if (is_leaf(l))
             return pos % l->el_size;
         if (l->kind == MPID_LOOP_STRUCT) {
-            MPI_Count k = search(l->prefix, l->count, pos);
+            MPI_Count k = find_block(l, pos, hints);
             pos -= l->prefix[k];
             l = l->children[k];
         } else {
@@ -409,9 +441,12 @@ static void set_windows(MPID_Loop *l)
     l->windows = w;
 }
 
-/* Windows for every loop whose instances are walked as elements, and for the root. */
+/* Windows for every loop whose instances are walked as elements, and for the root. Deep trees
+ * (rare) get none: their elements are not small. */
 static void add_windows(MPID_Loop *l)
 {
+    if (l->depth > MPIR_DEEP_THRESHOLD)
+        return;
     set_windows(l);
     for (MPID_Loop *e = l; e; e = e->child) {
         if (e->child)
@@ -507,12 +542,26 @@ static int range(MPID_Segment *seg, MPI_Count first, MPI_Count *last)
     if (first < 0 || first > seg->size)
         return MPIR_Err(MPI_ERR_ARG, "segment offset %lld is outside the stream of %lld bytes",
                         (long long) first, (long long) seg->size);
-    if (first != seg->pos && misalign(&seg->top, first))
+    if (first != seg->pos && misalign(&seg->top, first, seg->hints))
         return MPIR_Err(MPI_ERR_ARG, "segment offset %lld is inside a basic element", (long long) first);
     MPI_Count to = max_c(first, min_c(*last, seg->size));
-    to -= misalign(&seg->top, to);
+    MPI_Count scratch[MPID_SEGMENT_HINTS];   /* the walk from first needs the hints where they are */
+    memcpy(scratch, seg->hints, sizeof scratch);
+    to -= misalign(&seg->top, to, scratch);
     *last = max_c(first, to);
     return MPI_SUCCESS;
+}
+
+typedef struct {
+    MPID_Segment *seg;
+    MPI_Count first, last;
+    Ctx *c;
+} Walk_call;
+
+static void walk_call(void *p)
+{
+    Walk_call *w = p;
+    walk(&w->seg->top, w->seg->buf, w->first, w->last, w->c);
 }
 
 static int process(MPID_Segment *seg, MPI_Count first, MPI_Count *last, Ctx *c)
@@ -521,8 +570,12 @@ static int process(MPID_Segment *seg, MPI_Count first, MPI_Count *last, Ctx *c)
     if (err)
         return err;
     c->pos = first;
-    if (*last > first)
-        walk(&seg->top, seg->buf, first, *last, c);
+    c->hints = seg->hints;
+    if (*last > first) {
+        Walk_call w = { seg, first, *last, c };
+        if ((err = MPIR_Run_deep(seg->top.depth, walk_call, &w)))
+            return err;
+    }
     seg->pos = *last;
     return MPI_SUCCESS;
 }
@@ -557,6 +610,14 @@ int MPID_Segment_to_iov(MPID_Segment *seg, MPI_Count first, MPI_Count *last, MPI
         *last = seg->pos = c.pos;
     *n_iov = c.n_iov;
     return MPI_SUCCESS;
+}
+
+int MPID_Segment_count_blocks(MPID_Segment *seg, MPI_Count first, MPI_Count *last, MPI_Count *n_blocks)
+{
+    Ctx c = { .op = OP_COUNT };
+    int err = process(seg, first, last, &c);
+    *n_blocks = c.n_iov;
+    return err;
 }
 
 static int count_run(void *state, char *addr, MPI_Datatype el_type, MPI_Count n)

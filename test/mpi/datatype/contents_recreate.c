@@ -391,11 +391,13 @@ static MPI_Datatype t_huge_stride(void)
     return v;
 }
 
-/* indexed_block_c of hindexed_block_c */
+/* indexed_block_c of hindexed_block_c of hvector_c */
 static MPI_Datatype t_blocks_c(void)
 {
-    MPI_Datatype h, b;
-    CHECK_MPI(MPI_Type_create_hindexed_block_c(2, 3, COUNTS(-24, 24), MPI_INT, &h));
+    MPI_Datatype v, h, b;
+    CHECK_MPI(MPI_Type_create_hvector_c(3, 2, -20, MPI_SHORT, &v));
+    CHECK_MPI(MPI_Type_create_hindexed_block_c(2, 3, COUNTS(-24, 24), v, &h));
+    keep(h, &v);
     CHECK_MPI(MPI_Type_create_indexed_block_c(3, 1, COUNTS(2, 0, 5), h, &b));
     return keep(b, &h);
 }

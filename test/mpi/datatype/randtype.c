@@ -140,6 +140,33 @@ static MPI_Count share(MPI_Count budget, MPI_Count copies)
     return copies > 1 ? budget / copies : budget;
 }
 
+/* Places n blocks one after another, without overlap: block k spans len[k] from disp[k] + lb[k].
+ * The blocks go in increasing or in random order, from start, with gaps of 0 or a few units. */
+static void layout(gen_ctx *g, int n, const MPI_Aint *len, const MPI_Aint *lb, MPI_Aint start,
+                   MPI_Aint unit, MPI_Aint *disp)
+{
+    int order[MAXN + 2];
+    for (int k = 0; k < n; k++)
+        order[k] = k;
+    if (rt_chance(g->r, 50))
+        for (int k = n - 1; k > 0; k--) {
+            int j = (int) rt_range(g->r, 0, k), o = order[k];
+            order[k] = order[j];
+            order[j] = o;
+        }
+    for (int k = 0; k < n; k++) {
+        disp[order[k]] = start - lb[order[k]];
+        start += len[order[k]] + (rt_chance(g->r, 50) ? 0 : rt_range(g->r, 1, 2) * unit);
+    }
+}
+
+/* A count or block length in [0, max]: 0 now and then (never for MPICH), else uniform from 1.
+ * Zeros compound over the levels, so they must be rare for most types to carry data. */
+static int small_count(gen_ctx *g, int max)
+{
+    return MIN_COUNT == 0 && rt_chance(g->r, 3) ? 0 : (int) rt_range(g->r, 1, max);
+}
+
 static int within_limits(const gen_ctx *g, MPI_Datatype t)
 {
     MPI_Count size, lb, ext, tlb, text;
@@ -158,7 +185,7 @@ static MPI_Datatype gen(gen_ctx *g, int depth, MPI_Count budget);
 
 static int make_contig(gen_ctx *g, int depth, MPI_Count budget, MPI_Datatype *t)
 {
-    int n = (int) rt_range(g->r, MIN_COUNT, MAXN);
+    int n = small_count(g, MAXN);
     MPI_Datatype c = gen(g, depth, share(budget, n));
     int rc = rt_chance(g->r, 25) ? MPI_Type_contiguous_c(n, c, t) : MPI_Type_contiguous(n, c, t);
     drop(&c);
@@ -167,7 +194,7 @@ static int make_contig(gen_ctx *g, int depth, MPI_Count budget, MPI_Datatype *t)
 
 static int make_vector(gen_ctx *g, int depth, MPI_Count budget, int bytes, MPI_Datatype *t)
 {
-    int n = (int) rt_range(g->r, MIN_COUNT, MAXN), bl = (int) rt_range(g->r, MIN_COUNT, 3);
+    int n = small_count(g, MAXN), bl = small_count(g, 3);
     MPI_Datatype c = gen(g, depth, share(budget, (MPI_Count) n * bl));
     MPI_Aint ext = abs_a(extent_of(c));
     int rc, big = rt_chance(g->r, 25);
@@ -177,7 +204,10 @@ static int make_vector(gen_ctx *g, int depth, MPI_Count budget, int bytes, MPI_D
             : rt_chance(g->r, 10) ? MPI_Type_hvector(n, bl, stride, c, t)
             : MPI_Type_create_hvector(n, bl, stride, c, t);
     } else {
-        int stride = (int) rt_range(g->r, -(bl + 2), bl + 2);
+        /* mostly blocks that do not overlap, sometimes ones that do */
+        int stride = (int) rt_range(g->r, rt_chance(g->r, 75) ? bl : 0, bl + 2);
+        if (rt_chance(g->r, 40))
+            stride = -stride;
         rc = big ? MPI_Type_vector_c(n, bl, stride, c, t) : MPI_Type_vector(n, bl, stride, c, t);
     }
     drop(&c);
@@ -188,19 +218,29 @@ static int make_vector(gen_ctx *g, int depth, MPI_Count budget, int bytes, MPI_D
 static int make_indexed(gen_ctx *g, int depth, MPI_Count budget, int bytes, int block,
                         MPI_Datatype *t)
 {
-    int n = (int) rt_range(g->r, MIN_COUNT, MAXN), bl[MAXN], idx[MAXN], copies = 0;
+    int n = small_count(g, MAXN), bl[MAXN], idx[MAXN], copies = 0;
     MPI_Aint disp[MAXN];
     MPI_Count bl_c[MAXN], idx_c[MAXN];
-    int same = (int) rt_range(g->r, MIN_COUNT, 3);
+    int same = small_count(g, 3);
     for (int k = 0; k < n; k++) {
-        bl[k] = block ? same : (int) rt_range(g->r, MIN_COUNT, 3);
+        bl[k] = block ? same : small_count(g, 3);
         copies += bl[k];
     }
     MPI_Datatype c = gen(g, depth, share(budget, copies));
-    MPI_Aint ext = abs_a(extent_of(c));
+    MPI_Aint ext = abs_a(extent_of(c)), len[MAXN], lb[MAXN] = { 0 }, units[MAXN];
+    int apart = rt_chance(g->r, 60);    /* else anywhere, overlaps allowed */
+    for (int k = 0; k < n; k++)
+        len[k] = bl[k], units[k] = 0;
+    if (apart)
+        layout(g, n, len, lb, rt_range(g->r, -6, 6), 1, units);
+    for (int k = 0; k < n; k++)
+        len[k] = bl[k] * ext;
+    if (apart)
+        layout(g, n, len, lb, byte_disp(g, 4 * ext + 16), 8, disp);
     for (int k = 0; k < n; k++) {
-        idx[k] = (int) rt_range(g->r, -6, 6);
-        disp[k] = byte_disp(g, 4 * ext + 16);
+        idx[k] = apart ? (int) units[k] : (int) rt_range(g->r, -6, 6);
+        if (!apart)
+            disp[k] = byte_disp(g, 4 * ext + 16);
         bl_c[k] = bl[k];
         idx_c[k] = bytes ? disp[k] : idx[k];
     }
@@ -230,15 +270,25 @@ static int make_struct(gen_ctx *g, int depth, MPI_Count budget, int markers, MPI
     MPI_Datatype types[MAXN + 2];
     MPI_Count bl_c[MAXN + 2], disp_c[MAXN + 2];
     for (int k = 0; k < n; k++) {
-        bl[k] = (int) rt_range(g->r, MIN_COUNT, 3);
+        bl[k] = small_count(g, 3);
         if (k > 0 && rt_chance(g->r, 30)) {
             types[k] = types[rt_range(g->r, 0, k - 1)];     /* entries sharing a child */
         } else {
             types[k] = gen(g, depth, share(budget, 3 * n));
             owned[k] = 1;
         }
-        disp[k] = byte_disp(g, 2 * abs_a(extent_of(types[k])) + 32);
     }
+    MPI_Aint len[MAXN + 2], lb[MAXN + 2], span = 32;
+    for (int k = 0; k < n; k++) {
+        len[k] = bl[k] * abs_a(extent_of(types[k]));
+        lb[k] = lb_of(types[k]);
+        span += len[k];
+    }
+    if (rt_chance(g->r, 60))
+        layout(g, n, len, lb, byte_disp(g, span), 8, disp);
+    else
+        for (int k = 0; k < n; k++)
+            disp[k] = byte_disp(g, 2 * abs_a(extent_of(types[k])) + 32);
     if (markers) {
         int lb = rt_chance(g->r, 70), ub = !lb || rt_chance(g->r, 70);
         MPI_Aint dlb = byte_disp(g, 48);
@@ -304,7 +354,10 @@ static int make_darray(gen_ctx *g, int depth, MPI_Count budget, MPI_Datatype *t)
         static const int kinds[] = { MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_NONE };
         dist[k] = kinds[rt_range(g->r, 0, 2)];
         gs[k] = (int) rt_range(g->r, 1, 6);
+        /* mostly grids no larger than the array, so that most processes own something */
         ps[k] = dist[k] == MPI_DISTRIBUTE_NONE ? 1 : (int) rt_range(g->r, 1, 3);
+        if (ps[k] > gs[k] && rt_chance(g->r, 80))
+            ps[k] = gs[k];
         darg[k] = MPI_DISTRIBUTE_DFLT_DARG;
         if (dist[k] == MPI_DISTRIBUTE_BLOCK && rt_chance(g->r, 50)) {
             int min = (gs[k] + ps[k] - 1) / ps[k];     /* the blocks must cover the array */
@@ -334,6 +387,8 @@ static int make_resized(gen_ctx *g, int depth, MPI_Count budget, MPI_Datatype *t
     MPI_Aint extent = rt_chance(g->r, 5) ? 0 : (MPI_Aint) rt_range(g->r, 1, 2 * ext + 16);
     if (rt_chance(g->r, 70))
         extent = (extent + 7) / 8 * 8;
+    if (NEGATIVE_EXTENTS && rt_chance(g->r, 4))
+        extent = -extent;       /* copies go downwards */
     int rc = rt_chance(g->r, 25) ? MPI_Type_create_resized_c(c, lb, extent, t)
         : MPI_Type_create_resized(c, lb, extent, t);
     drop(&c);
