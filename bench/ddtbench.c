@@ -5,10 +5,13 @@
  * The same source is built against each MPI library (run.sh does that and compares); one run
  * measures the library it is linked with.
  *
- *   ddtbench [--lib NAME] [--quick] [--from N] [--no-commit] [FILTER...]
+ *   ddtbench [--lib NAME] [--quick] [--list | --only N | --from N] [--no-commit] [FILTER...]
  *     --lib NAME   label for the output lines (default: from MPI_Get_library_version)
  *     --quick      fewer and shorter repetitions, and no pattern that is larger than the caches
- *     --from N     start at pattern N (run.sh resumes after a pattern that crashed a library)
+ *     --list       print the index and name of each selected pattern instead of running them
+ *                  (the create/commit measurements are index pattern_nspecs)
+ *     --only N     run only pattern N (run.sh runs each pattern of each library in turn)
+ *     --from N     start at pattern N
  *     --no-commit  skip the create/commit measurements
  *     FILTER       run only the patterns whose name contains one of these strings
  *
@@ -20,10 +23,13 @@
  *   C lib name blocks create_ns commit_ns rss_bytes              (per block)
  *
  * Each time is the median of several repetitions after a warm-up; a repetition repeats the
- * operation until it lasts a few milliseconds. Before timing, every pattern is checked once:
- * MPI_Pack must produce exactly the hand loop's bytes without writing past them, and
- * MPI_Unpack must write exactly what the hand loop writes, so a broken pack cannot look fast.
+ * operation until it lasts a few milliseconds of this thread's CPU time. Before timing, every
+ * pattern is checked once: MPI_Pack must produce exactly the hand loop's bytes without writing
+ * past them, and MPI_Unpack must write exactly what the hand loop writes, so a broken pack
+ * cannot look fast.
  */
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime, sysconf */
+
 #include "patterns.h"
 
 #include <stdio.h>
@@ -36,6 +42,7 @@
 #define GUARD 64
 
 static const char *lib = NULL;
+static int quick;
 static int nfilters;
 static char **filters;                 /* substrings of the pattern names to run */
 static int reps = 7;
@@ -99,9 +106,11 @@ static void op_hand_pack(bench_ctx *c) { c->p->hand_pack(c->p, c->packed); }
 static void op_hand_unpack(bench_ctx *c) { c->p->hand_unpack(c->p, c->packed); }
 static void op_memcpy(bench_ctx *c) { memcpy(c->other, c->packed, c->p->bytes); }
 
-/* GB/s of op: the median of the repetitions that follow a warm-up, which also finds how many
- * calls make a repetition last min_rep. */
-static double measure(void (*op)(bench_ctx *), bench_ctx *c)
+#define NOPS 5
+static void (*const ops[NOPS])(bench_ctx *) = {op_pack, op_unpack, op_hand_pack, op_hand_unpack, op_memcpy};
+
+/* Calls of op that make a repetition last min_rep; finding them is also op's warm-up. */
+static long calibrate(void (*op)(bench_ctx *), bench_ctx *c)
 {
     long iters = 1;
     for (;;) {
@@ -110,17 +119,39 @@ static double measure(void (*op)(bench_ctx *), bench_ctx *c)
             op(c);
         t = now() - t;
         if (t >= min_rep)
-            break;
+            return iters;
         iters *= t < min_rep / 16 ? 8 : 2;
     }
-    double per_call[MAXREP];
-    for (int r = 0; r < reps; r++) {
-        double t = now();
-        for (long i = 0; i < iters; i++)
-            op(c);
-        per_call[r] = (now() - t) / iters;
-    }
-    return c->p->bytes / median(per_call, reps) / 1e9;
+}
+
+/* GB/s of each operation: the median of its repetitions. The repetitions of the operations take
+ * turns, so a slow moment of the machine does not fall on one of them only. */
+static void measure(bench_ctx *c, double gbs[NOPS])
+{
+    long iters[NOPS];
+    double per_call[NOPS][MAXREP];
+    for (int k = 0; k < NOPS; k++)
+        iters[k] = calibrate(ops[k], c);
+    for (int r = 0; r < reps; r++)
+        for (int k = 0; k < NOPS; k++) {
+            double t = now();
+            for (long i = 0; i < iters[k]; i++)
+                ops[k](c);
+            per_call[k][r] = (now() - t) / iters[k];
+        }
+    for (int k = 0; k < NOPS; k++)
+        gbs[k] = c->p->bytes / median(per_call[k], reps) / 1e9;
+}
+
+/* Keeps the core busy for a moment, so that the first measurement does not find it idling at a
+ * low clock. */
+static void spin(double seconds)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while ((t.tv_sec - t0.tv_sec) + 1e-9 * (t.tv_nsec - t0.tv_nsec) < seconds);
 }
 
 static void clear_regions(const pattern *p)
@@ -161,7 +192,7 @@ static const char *verify(const pattern *p, char *packed, char *ref)
         err = "MPI_Unpack failed";
     else if ((size_t)pos != p->bytes)
         err = "MPI_Unpack: wrong position";
-    for (int r = 0; r < p->nreg; r++, s += p->reg[r - 1].len)
+    for (int r = 0; r < p->nreg; s += p->reg[r].len, r++)
         memcpy(s, p->reg[r].p, p->reg[r].len);
     clear_regions(p);
     p->hand_unpack(p, ref);
@@ -197,16 +228,14 @@ static void run_pattern(int index)
         printf("F\t%s\t%s\t%s\n", lib, p.name, err);
     } else {
         bench_ctx c = {&p, packed, ref, 0};
-        double pk = measure(op_pack, &c);
-        double up = measure(op_unpack, &c);
-        double hp = measure(op_hand_pack, &c);
-        double hu = measure(op_hand_unpack, &c);
-        double mc = measure(op_memcpy, &c);
+        double g[NOPS];
+        spin(quick ? 0.05 : 0.2);
+        measure(&c, g);
         if (c.rc)
             printf("F\t%s\t%s\t%s\n", lib, p.name, "an MPI call failed while timing");
         else
             printf("P\t%s\t%s\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", lib, p.name, p.bytes,
-                   pk, up, hp, hu, mc);
+                   g[0], g[1], g[2], g[3], g[4]);
     }
     free(packed);
     free(ref);
@@ -316,7 +345,7 @@ static void run_commits(void)
 
 int main(int argc, char **argv)
 {
-    int quick = 0, from = 0, commits = 1;
+    int from = 0, only = -1, list = 0, commits = 1;
     filters = calloc(argc, sizeof(char *));
     MPI_Init(&argc, &argv);
     for (int i = 1; i < argc; i++) {
@@ -326,6 +355,10 @@ int main(int argc, char **argv)
             quick = 1;
         else if (!strcmp(argv[i], "--from") && i + 1 < argc)
             from = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--list"))
+            list = 1;
         else if (!strcmp(argv[i], "--no-commit"))
             commits = 0;
         else
@@ -346,13 +379,26 @@ int main(int argc, char **argv)
     version[strcspn(version, "\n\t")] = '\0';
     if (!lib)
         lib = strstr(version, "Open MPI") ? "openmpi" : strstr(version, "MPICH") ? "mpich" : "loom";
-    printf("I\t%s\t%s\n", lib, version);
+    if (!list)
+        printf("I\t%s\t%s\n", lib, version);
 
-    for (int i = from; i < pattern_nspecs; i++)
-        if (selected(pattern_specs[i].name) && !(quick && pattern_specs[i].large))
-            run_pattern(i);
-    if (commits && from <= pattern_nspecs)
-        run_commits();
+    for (int i = from; i <= pattern_nspecs; i++) {
+        if (only >= 0 && i != only)
+            continue;
+        if (i == pattern_nspecs) {
+            if (!commits || !(selected("commit_indexed/1M") || selected("commit_struct/1M")))
+                continue;
+            if (list)
+                printf("%d\tcommit\n", i);
+            else
+                run_commits();
+        } else if (selected(pattern_specs[i].name) && !(quick && pattern_specs[i].large)) {
+            if (list)
+                printf("%d\t%s\n", i, pattern_specs[i].name);
+            else
+                run_pattern(i);
+        }
+    }
     free(filters);
     MPI_Finalize();
     return 0;

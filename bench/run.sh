@@ -1,18 +1,22 @@
 #!/bin/sh
-# run.sh: build bench/ddtbench against Loom MPI, Debian's MPICH and Open MPI, run the three one
-# after another pinned to one core, and print pack/unpack throughput and Loom's ratios.
+# run.sh: build bench/ddtbench against Loom MPI, Debian's MPICH and Open MPI, run them pinned to
+# one core, and print pack/unpack throughput and Loom's ratios (bench/README.md explains them).
 #
-#   bench/run.sh [--quick] [--loom DIR] [--libs "loom mpich openmpi"] [--out DIR] [FILTER...]
-#     --quick    3 short repetitions instead of 7, no pattern larger than the caches (about 1 min)
-#     --loom DIR a Loom MPI build tree (has src/env/mpicc-uninstalled) or install prefix (has
-#                bin/mpicc); default $LOOM_MPI, else this checkout if it was built in place
-#     --libs     which libraries to run, in this order
-#     --out DIR  where binaries and results go (default /tmp/loom-bench)
-#     FILTER     only the patterns whose names contain one of these strings (e.g. vec_ face_)
+#   bench/run.sh [--quick] [--loom DIR] [--libs "loom mpich openmpi"] [--rounds N] [--out DIR] [FILTER...]
+#     --quick     3 short repetitions instead of 7, no pattern larger than the caches (about 1 min)
+#     --loom DIR  a Loom MPI build tree (has src/env/mpicc-uninstalled) or install prefix (has
+#                 bin/mpicc); default $LOOM_MPI, else this checkout if it was built in place
+#     --libs      which libraries to run
+#     --rounds N  run everything N times and show the medians (default 1)
+#     --out DIR   where binaries and results go (default /tmp/loom-bench)
+#     FILTER      only the patterns whose names contain one of these strings (e.g. vec_ face_)
 #
 # Needs: taskset, and `apt-get install -y libmpich-dev libopenmpi-dev openmpi-bin`.
+# Each pattern runs in a fresh process of each library in turn (one library after another, the
+# order rotating from pattern to pattern), so the libraries see the machine in the same state;
+# a pattern that crashes or hangs a library is reported as failed and the run goes on.
 # The raw results (one line per measurement, described in ddtbench.c) are left in
-# DIR/results.tsv; the tables are printed from them by bench/table.awk.
+# DIR/results.tsv; bench/table.awk prints the tables from them.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,14 +24,16 @@ out=/tmp/loom-bench
 libs="loom mpich openmpi"
 loom=${LOOM_MPI:-}
 quick=
+rounds=1
 filters=
 while [ $# -gt 0 ]; do
     case $1 in
         --quick) quick=--quick ;;
         --loom) loom=$2; shift ;;
         --libs) libs=$2; shift ;;
+        --rounds) rounds=$2; shift ;;
         --out) out=$2; shift ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) filters="$filters $1" ;;
     esac
     shift
@@ -43,7 +49,7 @@ wrapper() {
             if [ -z "$loom" ]; then echo "loom: no Loom MPI build: pass --loom BUILD_DIR_OR_PREFIX" >&2
             elif [ -x "$loom/src/env/mpicc-uninstalled" ]; then echo "$loom/src/env/mpicc-uninstalled"
             elif [ -x "$loom/bin/mpicc" ]; then echo "$loom/bin/mpicc"
-            else echo "loom: no Loom MPI build: pass --loom BUILD_DIR_OR_PREFIX" >&2; fi ;;
+            else echo "loom: $loom is neither a Loom MPI build tree nor an install prefix" >&2; fi ;;
         mpich|openmpi)
             if command -v "mpicc.$1" > /dev/null; then echo "mpicc.$1"
             else echo "$1: mpicc.$1 not found (apt-get install lib$1-dev)" >&2; fi ;;
@@ -51,46 +57,61 @@ wrapper() {
     esac
 }
 
-# Run one library's binary; when a pattern crashes or hangs it, note the failure and go on
-# with the next pattern.
-run_lib() {
-    lib=$1 bin=$2 from=0 raw=$out/raw-$1.tsv
-    : > "$raw"
-    while :; do
-        # shellcheck disable=SC2086
-        timeout 900 taskset -c 0 "$bin" --lib "$lib" $quick --from "$from" $filters >> "$raw" 2> "$out/stderr-$lib.txt"
-        rc=$?
-        [ $rc -eq 0 ] && break
-        last=$(tail -n 1 "$raw")
-        case $last in
-            B*) ;;
-            *) echo "$lib: exited with status $rc outside a pattern (see $out/stderr-$lib.txt)" >&2; break ;;
-        esac
-        idx=$(echo "$last" | cut -f3) name=$(echo "$last" | cut -f4)
-        printf 'F\t%s\t%s\tcrashed or hung (status %s)\n' "$lib" "$name" "$rc" >> "$raw"
-        echo "$lib: $name crashed or hung (status $rc); going on" >&2
-        from=$((idx + 1))
-    done
-    grep -v '^B' "$raw" >> "$out/results.tsv"
-}
-
 start=$(date +%s)
-ran=
+load0=$(cut -d' ' -f1 /proc/loadavg)
+built=
 for lib in $libs; do
     cc=$(wrapper "$lib")
     [ -n "$cc" ] || continue
-    bin=$out/ddtbench-$lib
     # -O3 for the hand loops; the same baseline ISA as the distributions' libraries.
-    if ! $cc -O3 -o "$bin" "$here/ddtbench.c" "$here/patterns.c"; then
+    if $cc -O3 -o "$out/ddtbench-$lib" "$here/ddtbench.c" "$here/patterns.c"; then
+        built="$built $lib"
+    else
         echo "$lib: build failed" >&2
-        continue
     fi
-    echo "running $lib ..." >&2
-    run_lib "$lib" "$bin"
-    ran="$ran $lib"
 done
-[ -n "$ran" ] || { echo "no library could be built" >&2; exit 1; }
+# shellcheck disable=SC2086
+set -- $built
+[ $# -gt 0 ] || { echo "no library could be built" >&2; exit 1; }
+echo "libraries:$built" >&2
+
+# shellcheck disable=SC2086
+list=$(taskset -c 0 "$out/ddtbench-$1" $quick --list $filters) || { echo "ddtbench --list failed" >&2; exit 1; }
+n=$(echo "$list" | grep -c .)
+
+# One pattern of one library in its own process; a crash or a hang becomes a failure line.
+run_one() {
+    lib=$1 idx=$2 name=$3
+    # shellcheck disable=SC2086
+    timeout 900 taskset -c 0 "$out/ddtbench-$lib" --lib "$lib" $quick --only "$idx" > "$out/one.tsv" 2>> "$out/stderr-$lib.txt"
+    rc=$?
+    grep -v '^B' "$out/one.tsv" >> "$out/results.tsv"
+    if [ $rc -ne 0 ]; then
+        printf 'F\t%s\t%s\tcrashed or hung (exit status %s)\n' "$lib" "$name" "$rc" >> "$out/results.tsv"
+        echo "$lib: $name crashed or hung (exit status $rc; see $out/stderr-$lib.txt)" >&2
+    fi
+}
+
+r=1
+while [ "$r" -le "$rounds" ]; do
+    k=0
+    echo "$list" | while IFS="$(printf '\t')" read -r idx name; do
+        k=$((k + 1))
+        [ -t 2 ] && printf '\rround %s/%s, pattern %s/%s %-24s' "$r" "$rounds" "$k" "$n" "$name" >&2
+        # Rotate the order of the libraries from one pattern to the next.
+        i=0
+        while [ $i -lt $# ]; do
+            j=$(( (i + k) % $# + 1 ))
+            eval "lib=\${$j}"
+            run_one "$lib" "$idx" "$name"
+            i=$((i + 1))
+        done
+    done
+    r=$((r + 1))
+done
+[ -t 2 ] && printf '\r%60s\r' '' >&2
 
 awk -f "$here/table.awk" "$out/results.tsv"
 echo
-echo "$(date +%s | awk -v s="$start" '{print $1 - s}') s; libraries:$ran; machine-readable results: $out/results.tsv"
+echo "$(( $(date +%s) - start )) s; libraries:$built; rounds: $rounds; load average $load0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end"
+echo "machine-readable results: $out/results.tsv"

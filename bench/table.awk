@@ -1,7 +1,8 @@
 # table.awk: prints run.sh's tables from ddtbench's result lines (the format is in ddtbench.c).
 # Loom MPI ("loom") is compared with the others: its throughput over MPICH's, Open MPI's, the
 # hand loop's and memcpy's. The hand loop and memcpy are measured in every library's run; the
-# table shows the median of those runs. A row is marked where Loom misses a target of issue 3:
+# table shows the median of those runs, and with several rounds every number is the median of
+# the rounds. A row is marked where Loom misses a target of issue 3:
 # slower than the faster of MPICH and Open MPI ("<lib"), or below 0.9x the hand loop ("<hand");
 # a miss by less than 3%, within the noise of a shared machine, is marked "~lib" or "~hand".
 BEGIN { FS = "\t"; nlibs = split("loom mpich openmpi", libs, " ") }
@@ -11,13 +12,13 @@ $1 == "P" || $1 == "F" {
     if (!($3 in seen)) { seen[$3] = 1; order[++npat] = $3 }
     if ($1 == "F") { fail[$2, $3] = $4; next }
     bytes[$3] = $4
-    v[$2, $3, "pack"] = $5; v[$2, $3, "unpack"] = $6
+    v[$2, $3, "pack"] = v[$2, $3, "pack"] " " $5; v[$2, $3, "unpack"] = v[$2, $3, "unpack"] " " $6
     hand["pack", $3] = hand["pack", $3] " " $7; hand["unpack", $3] = hand["unpack", $3] " " $8
     mcpy[$3] = mcpy[$3] " " $9
 }
 $1 == "C" {
     if (!($3 in cseen)) { cseen[$3] = 1; corder[++ncom] = $3 }
-    c[$2, $3] = sprintf("%6.1f %6.1f %5.0f", $5, $6, $7)
+    cre[$2, $3] = cre[$2, $3] " " $5; com[$2, $3] = com[$2, $3] " " $6; mem[$2, $3] = mem[$2, $3] " " $7
 }
 
 function median(list,    a, n, i, j, t) {
@@ -31,8 +32,13 @@ function size(b) {
 }
 function cell(lib, name, what) {
     if ((lib, name) in fail) return "FAIL"
-    if ((lib, name, what) in v) return sprintf("%.2f", v[lib, name, what])
+    if ((lib, name, what) in v) return sprintf("%.2f", median(v[lib, name, what]))
     return "-"
+}
+function ccell(lib, name) {
+    if ((lib, name) in fail) return "FAIL"
+    if (!((lib, name) in cre)) return "-"
+    return sprintf("%6.1f %6.1f %5.0f", median(cre[lib, name]), median(com[lib, name]), median(mem[lib, name]))
 }
 function ratio(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "-" : sprintf("%.2f", a / b) }
 
@@ -42,11 +48,11 @@ function table(what,    i, name, ours, mp, om, h, m, best, flag, noise) {
            "openmpi", "hand", "memcpy", "/mpich", "/ompi", "/hand", "/memcpy"
     for (i = 1; i <= npat; i++) {
         name = order[i]
-        ours = (("loom", name) in fail || !(("loom", name, what) in v)) ? "" : v["loom", name, what]
-        mp = (("mpich", name, what) in v) ? v["mpich", name, what] : ""
-        om = (("openmpi", name, what) in v) ? v["openmpi", name, what] : ""
+        ours = (("loom", name) in fail || !(("loom", name, what) in v)) ? "" : median(v["loom", name, what])
+        mp = (("mpich", name, what) in v) ? median(v["mpich", name, what]) : ""
+        om = (("openmpi", name, what) in v) ? median(v["openmpi", name, what]) : ""
         h = median(hand[what, name]); m = median(mcpy[name])
-        best = (mp > om) ? mp : om
+        best = mp == "" ? om : om == "" ? mp : (mp + 0 > om + 0 ? mp : om)
         flag = ""; noise = 1
         if (ours != "" && best != "" && ours + 0 < best + 0) {
             flag = flag (ours < 0.97 * best ? " <lib" : " ~lib"); if (ours < 0.97 * best) noise = 0
@@ -56,7 +62,7 @@ function table(what,    i, name, ours, mp, om, h, m, best, flag, noise) {
         }
         if (("loom", name) in fail) { flag = " FAILED"; noise = 0 }
         if (flag != "") { missed[what]++; if (noise) nearly[what]++ }
-        if (ours != "") counted[what]++
+        if (ours != "" || ("loom", name) in fail) counted[what]++
         printf "%-20s %7s | %7s %7s %7s %7s %7s | %6s %6s %6s %6s%s\n", name, name in bytes ? size(bytes[name]) : "-",
                cell("loom", name, what), cell("mpich", name, what), cell("openmpi", name, what),
                h == "" ? "-" : sprintf("%.2f", h), m == "" ? "-" : sprintf("%.2f", m),
@@ -75,8 +81,7 @@ END {
         printf "\n"
         for (i = 1; i <= ncom; i++) {
             printf "%-20s |", corder[i]
-            for (j = 1; j <= nlibs; j++)
-                printf " %-20s |", (libs[j], corder[i]) in fail ? "FAIL" : (libs[j], corder[i]) in c ? c[libs[j], corder[i]] : "-"
+            for (j = 1; j <= nlibs; j++) printf " %-20s |", ccell(libs[j], corder[i])
             printf "\n"
         }
     }

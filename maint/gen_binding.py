@@ -17,6 +17,26 @@ Continuation lines are joined until the parentheses balance. Flags after the par
     noinit    may be called before MPI_Init and after MPI_Finalize
     impl_is_c the implementation takes a trailing 'bool is_c' (true for the _c twin)
     impl=NAME call NAME instead of MPIR_<stem>_impl
+    errcomm   the implementation takes a trailing 'MPI_Comm *err_comm' (preset to MPI_COMM_NULL) and
+              sets it to the communicator whose error handler should see the error (MPI_Wait & co.)
+
+Communicators and groups: COMM, COMM_INOUT (validated: MPI_ERR_COMM), COMM_OUT; GROUP,
+GROUP_INOUT (validated: MPI_ERR_GROUP; MPI_GROUP_EMPTY is valid), GROUP_OUT. RAW(int (*)[3]) declares
+a pointer to arrays of 3 (MPI_Group_range_incl).
+
+Requests and statuses: REQUEST (a handle or MPI_REQUEST_NULL), REQUEST_OUT, REQUEST_INOUT (*p a
+handle or MPI_REQUEST_NULL), STATUS_OUT (may be MPI_STATUS_IGNORE); arrays REQUEST[n],
+REQUEST_INOUT[n] (entries may be MPI_REQUEST_NULL), INT_OUT[n], STATUS_OUT[n] (may be
+MPI_STATUSES_IGNORE). Invalid request handles are MPI_ERR_REQUEST.
+
+Operations and collectives: OP, OP_INOUT (validated: MPI_ERR_OP), OP_OUT; DATATYPE_IMPL (a datatype
+left for the implementation to check where it is significant: root-only arguments, send types
+ignored with MPI_IN_PLACE); COUNTS(comm), DISPLS(comm), DATATYPES(comm) (the per-rank arrays of the
+v/w collectives, one entry per rank comm addresses, unchecked and possibly NULL; the int twin is
+widened to MPI_Count / MPI_Aint).
+
+Info objects and windows: INFO (validated: MPI_ERR_INFO; MPI_INFO_ENV is valid), INFO_OR_NULL (also
+MPI_INFO_NULL), INFO_OUT, INFO_INOUT; WIN (validated: MPI_ERR_WIN), WIN_OUT, WIN_INOUT.
 
 Usage: gen_binding.py API_DIR OUT_DIR
 """
@@ -36,8 +56,17 @@ SCALARS = {
     'DATATYPE_OR_NULL': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),
     'DATATYPE_COMMITTED': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),  # valid and committed
     'COMM': ('MPI_Comm', 'MPI_Comm', 'MPI_Comm'),
+    'INFO': ('MPI_Info', 'MPI_Info', 'MPI_Info'),            # a valid info object (MPI_ERR_INFO)
+    'INFO_OR_NULL': ('MPI_Info', 'MPI_Info', 'MPI_Info'),    # the same, or MPI_INFO_NULL
+    'WIN': ('MPI_Win', 'MPI_Win', 'MPI_Win'),                # a valid window (MPI_ERR_WIN)
+    'OP': ('MPI_Op', 'MPI_Op', 'MPI_Op'),            # a valid operation (MPI_ERR_OP)
+    # a datatype the implementation validates where it is significant (root-only arguments,
+    # send types ignored with MPI_IN_PLACE): passed through unchecked
+    'DATATYPE_IMPL': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),
+    'GROUP': ('MPI_Group', 'MPI_Group', 'MPI_Group'),           # a group (MPI_GROUP_EMPTY included)
     'ERRHANDLER': ('MPI_Errhandler', 'MPI_Errhandler', 'MPI_Errhandler'),
     'KEYVAL': ('int', 'int', 'int'),
+    'REQUEST': ('MPI_Request', 'MPI_Request', 'MPI_Request'),     # a request or MPI_REQUEST_NULL
     'BUF': ('const void *', 'const void *', 'const void *'),
     'PTR': ('void *', 'void *', 'void *'),
     'STRING': ('const char *', 'const char *', 'const char *'),
@@ -47,7 +76,16 @@ POINTERS = {
     'DATATYPE_OUT': ('MPI_Datatype *', 'MPI_Datatype *', 'MPI_Datatype *', True),
     'DATATYPE_INOUT': ('MPI_Datatype *', 'MPI_Datatype *', 'MPI_Datatype *', True),
     'COMM_INOUT': ('MPI_Comm *', 'MPI_Comm *', 'MPI_Comm *', True),
+    'COMM_OUT': ('MPI_Comm *', 'MPI_Comm *', 'MPI_Comm *', True),
+    'INFO_OUT': ('MPI_Info *', 'MPI_Info *', 'MPI_Info *', True),
+    'INFO_INOUT': ('MPI_Info *', 'MPI_Info *', 'MPI_Info *', True),
+    'WIN_OUT': ('MPI_Win *', 'MPI_Win *', 'MPI_Win *', True),
+    'WIN_INOUT': ('MPI_Win *', 'MPI_Win *', 'MPI_Win *', True),
+    'GROUP_OUT': ('MPI_Group *', 'MPI_Group *', 'MPI_Group *', True),
+    'GROUP_INOUT': ('MPI_Group *', 'MPI_Group *', 'MPI_Group *', True),
     'ERRHANDLER_OUT': ('MPI_Errhandler *', 'MPI_Errhandler *', 'MPI_Errhandler *', True),
+    'OP_OUT': ('MPI_Op *', 'MPI_Op *', 'MPI_Op *', True),
+    'OP_INOUT': ('MPI_Op *', 'MPI_Op *', 'MPI_Op *', True),
     'ERRHANDLER_INOUT': ('MPI_Errhandler *', 'MPI_Errhandler *', 'MPI_Errhandler *', True),
     'INT_OUT': ('int *', 'int *', 'int *', True),
     'LCOUNT_OUT': ('MPI_Count *', 'MPI_Count *', 'MPI_Count *', True),
@@ -61,6 +99,9 @@ POINTERS = {
     'STRING_OUT': ('char *', 'char *', 'char *', True),
     'STATUS': ('MPI_Status *', 'MPI_Status *', 'MPI_Status *', True),
     'CONST_STATUS': ('const MPI_Status *', 'const MPI_Status *', 'const MPI_Status *', True),
+    'STATUS_OUT': ('MPI_Status *', 'MPI_Status *', 'MPI_Status *', True),   # or MPI_STATUS_IGNORE
+    'REQUEST_OUT': ('MPI_Request *', 'MPI_Request *', 'MPI_Request *', True),
+    'REQUEST_INOUT': ('MPI_Request *', 'MPI_Request *', 'MPI_Request *', True),
 }
 # array kinds (written NAME: KIND[length]): (C element type, twin element type, impl element type)
 ARRAYS = {
@@ -69,8 +110,28 @@ ARRAYS = {
     'ADDR': ('MPI_Aint', 'MPI_Count', 'MPI_Aint'),
     'INT': ('int', 'int', 'int'),
     'DATATYPE': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),
+    'REQUEST': ('MPI_Request', 'MPI_Request', 'MPI_Request'),
+    'REQUEST_INOUT': ('MPI_Request', 'MPI_Request', 'MPI_Request'),
+    'INT_OUT': ('int', 'int', 'int'),
+    'STATUS_OUT': ('MPI_Status', 'MPI_Status', 'MPI_Status'),     # or MPI_STATUSES_IGNORE
+}
+OUT_ARRAYS = {'REQUEST_INOUT', 'INT_OUT', 'STATUS_OUT'}   # written by the call: not const
+# per-process arrays of the vector collectives (written NAME: KIND(comm)): one entry per rank the
+# communicator addresses, significant only on some ranks, so unchecked here and NULL allowed; the
+# int twin is widened to the implementation type. (C element type, twin element type, impl type)
+VECTORS = {
+    'COUNTS': ('int', 'MPI_Count', 'MPI_Count'),
+    'DISPLS': ('int', 'MPI_Aint', 'MPI_Aint'),
+    'DATATYPES': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),
 }
 WIDE = {'int': False, 'MPI_Count': True, 'MPI_Aint': True, 'MPI_Datatype': False}
+
+
+def declare(t, name):
+    """A declaration of name with C type t ('int (*)[3]' puts the name inside the parentheses)."""
+    if '(*)' in t:
+        return t.replace('(*)', f'(*{name})', 1)
+    return f'{t}{name}' if t.endswith('*') else f'{t} {name}'
 
 
 class Param:
@@ -78,7 +139,11 @@ class Param:
         self.name = name
         m = re.fullmatch(r'(\w+)\[(\w+)\]', kind)
         self.length = None
-        if m:
+        self.comm = None
+        v = re.fullmatch(r'(\w+)\((\w+)\)', kind)
+        if v and v.group(1) in VECTORS:
+            self.kind, self.comm = v.group(1), v.group(2)
+        elif m:
             self.kind, self.length = m.group(1), m.group(2)
             if self.kind not in ARRAYS:
                 raise SystemExit(f'unknown array kind {kind}')
@@ -94,28 +159,37 @@ class Param:
                 raise SystemExit(f'unknown kind {kind}')
 
     def ctype(self, large):
+        if self.comm:
+            return 'const ' + VECTORS[self.kind][1 if large else 0] + ' *'
         if self.length:
-            return 'const ' + ARRAYS[self.kind][1 if large else 0] + ' *'
+            return self.const() + ARRAYS[self.kind][1 if large else 0] + ' *'
         if self.kind in ('RAW', 'FUNC'):
             return self.raw
         table = SCALARS if self.kind in SCALARS else POINTERS
         return table[self.kind][1 if large else 0]
 
+    def const(self):
+        return '' if self.kind in OUT_ARRAYS else 'const '
+
     def decl(self, large):
         t = self.ctype(large)
-        return f'{t}{self.name}' if t.endswith('*') else f'{t} {self.name}'
+        return declare(t, self.name)
 
     def impl_decl(self):
-        if self.length:
-            t = 'const ' + ARRAYS[self.kind][2] + ' *'
+        if self.comm:
+            t = 'const ' + VECTORS[self.kind][2] + ' *'
+        elif self.length:
+            t = self.const() + ARRAYS[self.kind][2] + ' *'
         elif self.kind in ('RAW', 'FUNC'):
             t = self.raw
         else:
             t = (SCALARS if self.kind in SCALARS else POINTERS)[self.kind][2]
-        return f'{t}{self.name}' if t.endswith('*') else f'{t} {self.name}'
+        return declare(t, self.name)
 
     def needs_widening(self, large):
         """An int array that the implementation takes as 64-bit values."""
+        if self.comm:
+            return VECTORS[self.kind][1 if large else 0] != VECTORS[self.kind][2]
         if not self.length:
             return False
         c = ARRAYS[self.kind][1 if large else 0]
@@ -168,22 +242,35 @@ def parse(path):
 
 def fmt_of(p, large):
     """printf conversion and argument for the error report."""
-    if p.kind == 'RAW' and not p.raw.endswith('*'):
+    if p.kind == 'RAW' and '*' not in p.raw:
         return ('%lld', f'(long long) {p.name}') if 'Count' in p.raw else ('%d', f'(int) {p.name}')
-    if p.length or p.kind in POINTERS or p.kind in ('PTR', 'BUF', 'STRING', 'RAW', 'FUNC'):
+    if p.length or p.comm or p.kind in POINTERS or p.kind in ('PTR', 'BUF', 'STRING', 'RAW', 'FUNC'):
         if p.kind == 'FUNC':
             return '%p', f'(void *) (size_t) {p.name}'
         return '%p', f'(const void *) {p.name}'
-    if p.kind in ('DATATYPE', 'DATATYPE_OR_NULL', 'DATATYPE_COMMITTED'):
+    if p.kind in ('DATATYPE', 'DATATYPE_OR_NULL', 'DATATYPE_COMMITTED', 'DATATYPE_IMPL'):
         return '%s', f'MPIR_Datatype_str({p.name}, s_{p.name})'
+    if p.kind == 'OP':
+        return '%s', f'MPIR_Op_str({p.name}, s_{p.name})'
+    if p.kind in ('INFO', 'INFO_OR_NULL', 'WIN'):
+        return '%#x', f'(unsigned) {p.name}'
     if p.kind == 'COMM':
         return '%s', f'MPIR_Comm_str({p.name}, s_{p.name})'
-    if p.kind in ('ERRHANDLER', 'KEYVAL'):
+    if p.kind in ('ERRHANDLER', 'KEYVAL', 'REQUEST', 'GROUP'):
         return '%#x', f'(unsigned) {p.name}'
     t = p.ctype(large)
     if t == 'int':
         return '%d', p.name
     return '%lld', f'(long long) {p.name}'
+
+
+def info_why(n):
+    """The reason for an unusable info handle n (a C expression), as a printf argument."""
+    return f'{n} == MPI_INFO_NULL ? "MPI_INFO_NULL" : "not a valid info object (never created, or already freed)"'
+
+
+def win_why(n):
+    return f'{n} == MPI_WIN_NULL ? "MPI_WIN_NULL" : "not a valid window (never created, or already freed)"'
 
 
 def check_lines(fn, p, large):
@@ -193,6 +280,8 @@ def check_lines(fn, p, large):
     def fail(cls, msg, *args):
         a = ''.join(', ' + x for x in args)
         return f'{{ err = MPIR_Err({cls}, "{msg}"{a}); goto fn_fail; }}'
+    if p.comm:
+        return out      # the implementation checks them where they are significant
     if p.length:
         out.append(f'if ({p.length} > 0 && {n} == NULL) ' + fail('MPI_ERR_ARG', f'{n} is NULL'))
         if p.kind == 'COUNT':
@@ -203,6 +292,11 @@ def check_lines(fn, p, large):
         elif p.kind == 'DATATYPE':
             out.append(f'for (MPI_Count i_ = 0; i_ < (MPI_Count) {p.length}; i_++)')
             out.append(f'    if (!MPID_Datatype_lookup({n}[i_])) {{ err = MPIR_Err_datatype("{n}", {n}[i_], i_); goto fn_fail; }}')
+        elif p.kind in ('REQUEST', 'REQUEST_INOUT'):
+            out.append(f'for (MPI_Count i_ = 0; i_ < (MPI_Count) {p.length}; i_++)')
+            out.append(f'    if ({n}[i_] != MPI_REQUEST_NULL && !MPIR_Request_lookup({n}[i_])) '
+                       + fail('MPI_ERR_REQUEST', f'{n}[%lld] = %#x is not a valid request', '(long long) i_',
+                              f'(unsigned) {n}[i_]'))
         return out
     k = p.kind
     if k == 'COUNT':
@@ -218,17 +312,42 @@ def check_lines(fn, p, large):
                    f'{{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
     elif k == 'COMM':
         out.append(f'if (!MPIR_Comm_lookup({n})) ' + fail('MPI_ERR_COMM', f'invalid communicator {n}'))
+    elif k == 'GROUP':
+        out.append(f'if (!MPIR_Group_lookup({n})) ' + fail('MPI_ERR_GROUP', f'invalid group {n}'))
+    elif k == 'OP':
+        out.append(f'if (!MPIR_Op_lookup({n})) ' + fail('MPI_ERR_OP', f'invalid operation {n}'))
+    elif k == 'INFO':
+        out.append(f'if (!MPIR_Info_lookup({n})) ' + fail('MPI_ERR_INFO', f'{n} is %s', info_why(n)))
+    elif k == 'INFO_OR_NULL':
+        out.append(f'if ({n} != MPI_INFO_NULL && !MPIR_Info_lookup({n})) '
+                   + fail('MPI_ERR_INFO', f'{n} is not a valid info object (never created, or already freed)'))
+    elif k == 'WIN':
+        out.append(f'if (!MPIR_Win_lookup({n})) ' + fail('MPI_ERR_WIN', f'{n} is %s', win_why(n)))
     elif k == 'ERRHANDLER':
         out.append(f'if (!MPIR_Errhandler_lookup({n})) '
                    + fail('MPI_ERR_ERRHANDLER', f'invalid error handler {n}'))
+    elif k == 'REQUEST':
+        out.append(f'if ({n} != MPI_REQUEST_NULL && !MPIR_Request_lookup({n})) '
+                   + fail('MPI_ERR_REQUEST', f'{n} is not a valid request'))
     elif k == 'STRING':
         out.append(f'if ({n} == NULL) ' + fail('MPI_ERR_ARG', f'{n} is NULL'))
     elif k in POINTERS:
         out.append(f'if ({n} == NULL) ' + fail('MPI_ERR_ARG', f'{n} is NULL'))
         if k == 'DATATYPE_INOUT':
             out.append(f'if (!MPID_Datatype_lookup(*{n})) {{ err = MPIR_Err_datatype("*{n}", *{n}, -1); goto fn_fail; }}')
+        elif k == 'GROUP_INOUT':
+            out.append(f'if (!MPIR_Group_lookup(*{n})) ' + fail('MPI_ERR_GROUP', f'invalid group *{n}'))
         elif k == 'COMM_INOUT':
             out.append(f'if (!MPIR_Comm_lookup(*{n})) ' + fail('MPI_ERR_COMM', f'invalid communicator *{n}'))
+        elif k == 'REQUEST_INOUT':
+            out.append(f'if (*{n} != MPI_REQUEST_NULL && !MPIR_Request_lookup(*{n})) '
+                       + fail('MPI_ERR_REQUEST', f'*{n} is not a valid request'))
+        elif k == 'OP_INOUT':
+            out.append(f'if (!MPIR_Op_lookup(*{n})) ' + fail('MPI_ERR_OP', f'invalid operation *{n}'))
+        elif k == 'INFO_INOUT':
+            out.append(f'if (!MPIR_Info_lookup(*{n})) ' + fail('MPI_ERR_INFO', f'*{n} is %s', info_why('*' + n)))
+        elif k == 'WIN_INOUT':
+            out.append(f'if (!MPIR_Win_lookup(*{n})) ' + fail('MPI_ERR_WIN', f'*{n} is %s', win_why('*' + n)))
         elif k == 'ERRHANDLER_INOUT':
             out.append(f'if (!MPIR_Errhandler_lookup(*{n})) '
                        + fail('MPI_ERR_ERRHANDLER', f'invalid error handler *{n}'))
@@ -252,10 +371,12 @@ def emit_function(fn, suffix, large, out):
     body.append('    int err = MPI_SUCCESS;')
     widened = [p for p in fn.params if p.needs_widening(large)]
     for p in widened:
-        body.append(f'    {ARRAYS[p.kind][2]} *w_{p.name} = NULL;')
+        body.append(f'    {(VECTORS if p.comm else ARRAYS)[p.kind][2]} *w_{p.name} = NULL;')
     narrowed = [p for p in fn.params if p.kind in ('COUNT_OUT', 'COUNT_INOUT') and not large]
     for p in narrowed:
         body.append(f'    MPI_Count n_{p.name} = 0;')
+    if 'errcomm' in fn.flags:
+        body.append('    MPI_Comm err_comm = MPI_COMM_NULL;')
     if 'noinit' not in fn.flags:
         body.append('    if (!MPIR_Is_initialized()) { err = MPIR_Err_not_initialized(); goto fn_fail; }')
     for p in fn.params:
@@ -265,6 +386,16 @@ def emit_function(fn, suffix, large, out):
         if p.kind == 'COUNT_INOUT':
             body.append(f'    n_{p.name} = *{p.name};')
     for p in widened:
+        if p.comm:
+            # one entry per rank the communicator addresses; NULL stays NULL
+            body.append(f'    if ({p.name} != NULL) {{')
+            body.append(f'        size_t n_ = (size_t) MPIR_Comm_lookup({p.comm})->remote_size;')
+            body.append(f'        w_{p.name} = malloc((n_ > 0 ? n_ : 1) * sizeof *w_{p.name});')
+            body.append(f'        if (w_{p.name} == NULL) {{ err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory"); goto fn_fail; }}')
+            body.append(f'        for (size_t i_ = 0; i_ < n_; i_++)')
+            body.append(f'            w_{p.name}[i_] = {p.name}[i_];')
+            body.append('    }')
+            continue
         body.append(f'    err = MPIR_Widen_ints({p.name}, {p.length}, &w_{p.name});')
         body.append('    if (err) goto fn_fail;')
     args = []
@@ -283,6 +414,8 @@ def emit_function(fn, suffix, large, out):
             args.append(p.name)
     if 'impl_is_c' in fn.flags:
         args.append('true' if suffix == '_c' else 'false')
+    if 'errcomm' in fn.flags:
+        args.append('&err_comm')
     body.append(f'    err = {fn.impl}({", ".join(args)});')
     if not any('goto fn_fail' in line for line in body):
         body.append('    goto fn_fail;   /* one exit path, also for calls that check nothing */')
@@ -297,9 +430,12 @@ def emit_function(fn, suffix, large, out):
         f, a = fmt_of(p, large)
         fmts.append(f'{p.name}={f}')
         fargs.append(a)
-        if p.kind in ('DATATYPE', 'DATATYPE_OR_NULL', 'DATATYPE_COMMITTED', 'COMM') and not p.length:
+        if p.kind in ('DATATYPE', 'DATATYPE_OR_NULL', 'DATATYPE_COMMITTED', 'DATATYPE_IMPL', 'COMM', 'OP') \
+                and not p.length and not p.comm:
             body.append(f'        char s_{p.name}[MPIR_HANDLE_STR_MAX];')
     sink = next((p.name for p in fn.params if p.kind == 'COMM'), 'MPI_COMM_NULL')
+    if 'errcomm' in fn.flags:
+        sink = 'err_comm'
     argstr = ''.join(', ' + a for a in fargs)
     body.append(f'        err = MPIR_Err_return({sink}, err, "{name}({", ".join(fmts)})"{argstr});')
     body.append('    }')
@@ -332,7 +468,8 @@ def main():
         out = [f'/* Generated by maint/gen_binding.py from maint/api/{fname}: do not edit. */\n',
                '#include "mpiimpl.h"\n', '#include "mpir_impl_proto.h"\n']
         for fn in funcs:
-            idecl = [p.impl_decl() for p in fn.params] + (['bool is_c'] if 'impl_is_c' in fn.flags else [])
+            idecl = [p.impl_decl() for p in fn.params] + (['bool is_c'] if 'impl_is_c' in fn.flags else []) \
+                + (['MPI_Comm *err_comm'] if 'errcomm' in fn.flags else [])
             rtype = fn.returns or 'int'
             proto = f'{rtype} {fn.impl}({", ".join(idecl) or "void"});'
             if proto not in impl_protos:

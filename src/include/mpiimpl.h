@@ -15,6 +15,12 @@
 #include "mpir_attr.h"
 #include "mpid_datatype.h"
 #include "mpir_status.h"
+#include "mpir_info.h"
+#include "mpir_win.h"
+#include "mpir_request.h"
+#include "mpid_device.h"
+#include "mpir_op.h"
+#include "mpir_coll.h"
 
 /* Displacements and counts share the 64-bit integer arithmetic of the engine. */
 _Static_assert(sizeof(MPI_Aint) == 8 && sizeof(MPI_Count) == 8 && sizeof(int64_t) == 8,

@@ -47,5 +47,7 @@ int MPIR_Attr_delete(MPIR_Attribute **list, MPIR_Attr_kind kind, int obj, int ke
 int MPIR_Attr_copy_all(MPIR_Attribute *const *src, int oldobj, MPIR_Attribute **dst);
 /* On free: runs each delete callback and empties the list (stops at the first failing callback). */
 int MPIR_Attr_delete_all(MPIR_Attribute **list, int obj);
+/* At finalize, for objects the user never freed: empties the list without running callbacks. */
+void MPIR_Attr_drop_all(MPIR_Attribute **list);
 
 #endif

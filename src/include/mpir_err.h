@@ -25,6 +25,9 @@ int MPIR_Err_not_initialized(void);
  * the error handler of comm (MPI_COMM_NULL: the handler for errors tied to no object). Returns the
  * code the call must return; does not return at all when the handler aborts. */
 int MPIR_Err_return(MPI_Comm comm, int errclass, const char *call_fmt, ...) __attribute__((format(printf, 3, 4)));
+/* An error code carrying a message (printf format), without invoking any error handler: for errors
+ * found while an operation progresses, stored in its status until it is completed. */
+int MPIR_Err_code(int errclass, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Standard text of an error class. */
 const char *MPIR_Err_class_string(int errclass);
 

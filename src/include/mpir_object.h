@@ -13,6 +13,7 @@
 #define MPIR_OBJECT_H_INCLUDED
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include "mpi.h"
@@ -50,6 +51,8 @@ typedef struct MPIR_Pool {
     int nlive;
     unsigned char *generation;          /* per index; grows with the pool */
     void *direct;                       /* optional preallocated first block (static storage) */
+    bool registered;                    /* in the registry of pools (leak reports) */
+    struct MPIR_Pool *next_registered;
 } MPIR_Pool;
 
 /* direct: NULL, or a static array of MPIR_POOL_BLOCK objects used before any block is allocated. */
@@ -65,6 +68,23 @@ void MPIR_Pool_free(MPIR_Pool *pool, void *obj);
 void *MPIR_Pool_lookup(MPIR_Pool *pool, int handle);
 /* Calls fn on every live object (used by finalize to report leaks). */
 void MPIR_Pool_foreach(MPIR_Pool *pool, void (*fn)(void *obj, void *arg), void *arg);
+
+/*
+ * Leak reports. A pool joins a registry by itself when it first allocates, so the report at the end
+ * of MPI_Finalize (MPIR_Report_leaks, src/mpi/misc/leaks.c) sees every pool in use: whatever is
+ * still live in a pool then, once every module has released what it holds itself, is a handle the
+ * program never freed. Modules that list their own leftovers, with more to say about each, are
+ * named in leaks.c and skipped there.
+ */
+/* Calls fn on every registered pool, in the order they registered. */
+void MPIR_Pool_foreach_registered(void (*fn)(MPIR_Pool *pool, void *arg), void *arg);
+/* Prints to stderr one line per live object of pool ("Loom MPI: <name> 0x... was never freed"), at
+ * most a screenful, then how many more; returns the number of live objects. */
+long MPIR_Pool_report(MPIR_Pool *pool);
+/* Whether the user asked for leak reports: LOOM_REPORT_LEAKS set, not empty and not "0". */
+bool MPIR_Leak_report_wanted(void);
+/* The last step of MPI_Finalize: if wanted, lists the handles left in the registered pools. */
+void MPIR_Report_leaks(void);
 
 static inline void MPIR_Object_add_ref(void *obj)
 {

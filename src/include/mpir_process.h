@@ -1,7 +1,6 @@
 /*
- * Process-wide state: init/finalize, the predefined communicators, error handlers.
- * The runtime issue replaces the two fixed communicators with real ones; until then
- * MPI_COMM_WORLD and MPI_COMM_SELF are both the single calling process.
+ * Process-wide state: init/finalize, the world this process belongs to, error handlers.
+ * Communicators, groups and requests are declared in mpir_comm.h and mpir_request.h.
  */
 #ifndef MPIR_PROCESS_H_INCLUDED
 #define MPIR_PROCESS_H_INCLUDED
@@ -18,14 +17,7 @@ typedef struct MPIR_Errhandler {
     MPI_Comm_errhandler_function *fn;   /* NULL for the predefined handlers */
 } MPIR_Errhandler;
 
-typedef struct MPIR_Comm {
-    MPIR_Object obj;
-    int rank, size;
-    _Atomic int errhandler;             /* MPI_Errhandler */
-    int errhandler_set_by_user;
-    char name[MPI_MAX_OBJECT_NAME];
-    struct MPIR_Attribute *attributes;
-} MPIR_Comm;
+#include "mpir_comm.h"
 
 enum MPIR_State { MPIR_STATE_PRE_INIT = 0, MPIR_STATE_INITIALIZED = 1, MPIR_STATE_FINALIZED = 2 };
 
@@ -33,6 +25,7 @@ typedef struct MPIR_Process_t {
     _Atomic int state;                  /* enum MPIR_State */
     int thread_level;
     pthread_t main_thread;
+    int world_rank, world_size;         /* set by MPID_Init: from mpiexec, or 0 and 1 (singleton) */
 } MPIR_Process_t;
 extern MPIR_Process_t MPIR_Process;
 
@@ -59,5 +52,8 @@ void MPIR_Attr_finalize(void);
 /* Frees the cached MPI_Type_create_f90_* types: after MPIR_Attr_finalize (MPI_COMM_SELF's callbacks may
  * still use them), before MPID_Datatype_finalize (its leak report). */
 void MPIR_Type_f90_finalize(void);
+/* Point-to-point: waits for buffered sends in flight, releases requests freed before they completed,
+ * reports leaked requests (LOOM_REPORT_LEAKS). After the world's barrier, before MPID_Finalize. */
+void MPIR_Pt2pt_finalize(void);
 
 #endif

@@ -2,7 +2,6 @@ libmpi_la_SOURCES += \
     src/mpi/errhan/errutil.c \
     src/mpi/errhan/errhan_impl.c \
     src/mpi/init/init_impl.c \
-    src/mpi/comm/comm_impl.c \
     src/mpi/attr/attr.c \
     src/mpi/datatype/type_create.c \
     src/mpi/datatype/type_subarray.c \
@@ -17,3 +16,11 @@ libmpi_la_SOURCES += \
     src/mpi/datatype/pack.c \
     src/mpi/datatype/elements.c \
     src/mpi/datatype/type_iov.c
+include src/mpi/op/Makefile.mk
+include src/mpi/coll/Makefile.mk
+include src/mpi/pt2pt/Makefile.mk
+include src/mpi/info/Makefile.mk
+include src/mpi/win/Makefile.mk
+include src/mpi/misc/Makefile.mk
+include src/mpi/comm/Makefile.mk
+include src/mpi/group/Makefile.mk

@@ -65,9 +65,13 @@ flags=(-g -O1 -std=gnu11 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,addre
        -I"$gen" -I"$top/src/include" -I"$build/src/include" -I"$top/src/mpid/datatype"
        $(pkg-config --cflags hwloc 2>/dev/null || true) ${LOOM_FUZZ_CFLAGS:-})
 
-# Objects are rebuilt when their source or any header is newer.
+# Objects are rebuilt when their source or any header is newer, or the flags changed.
 obj=$work/obj
 mkdir -p "$obj"
+if [ "$(cat "$obj/flags" 2>/dev/null)" != "$CC ${flags[*]}" ]; then
+    rm -f "$obj"/*.o
+    echo "$CC ${flags[*]}" >"$obj/flags"
+fi
 newest_header=$(find "$top/src" "$gen" "$build/src/include" -name '*.h' -printf '%T@\n' | sort -n | tail -1)
 compile() {   # compile SRC OBJ
     local src=$1 o=$2

@@ -225,6 +225,24 @@ static void init_mpi(void)
 
 enum { PREDEF = -1, BAD = -2 };
 
+/* The reference model of a type the fuzzer made: its constructor reduced to blocks of copies of
+ * children (block k: lens[k] copies of types[k], the first at offs[k] bytes, the next ones one
+ * child extent apart), as the standard defines the type map. Expanding it gives the basic elements
+ * in type-map order, independently of the engine. */
+enum { M_UNKNOWN, M_BLOCKS, M_VECTOR, M_SAME, M_SUBARRAY };
+
+typedef struct {
+    int kind;
+    int64_t n;                      /* blocks (M_VECTOR: count; M_SUBARRAY: ndims) */
+    int64_t len, stride;            /* M_VECTOR: copies per block, bytes between blocks */
+    int64_t lens[MAX_ARRAY], offs[MAX_ARRAY];
+    MPI_Datatype types[MAX_ARRAY];  /* M_BLOCKS: one child per block; others: types[0] */
+    int64_t sizes[3], subsizes[3], starts[3];
+    int order;
+    bool in_extents;                /* offs / stride count extents of the child, not bytes */
+    MPI_Count size, lb, extent;     /* of the type itself, asked when it was made */
+} Model;
+
 typedef struct {
     Input in;
     struct {
@@ -235,6 +253,7 @@ typedef struct {
     struct {
         MPI_Datatype h;
         bool freed;
+        Model model;
     } owned[MAX_OWNED];
     int nowned;
 } Prog;
@@ -332,7 +351,7 @@ static void check_queries(MPI_Datatype t)
 }
 
 /* A constructor returned rc with result t: record it, or check that it had to fail. */
-static void constructed(Prog *P, int rc, MPI_Datatype t, bool args_valid, const char *what)
+static void constructed(Prog *P, int rc, MPI_Datatype t, bool args_valid, const Model *m, const char *what)
 {
     if (rc != MPI_SUCCESS) {
         trace_result(rc, t);
@@ -341,6 +360,10 @@ static void constructed(Prog *P, int rc, MPI_Datatype t, bool args_valid, const 
     if (P->nowned < MAX_OWNED) {
         P->owned[P->nowned].h = t;
         P->owned[P->nowned].freed = false;
+        Model *mm = &P->owned[P->nowned].model;
+        *mm = *m;
+        MPI_Type_size_x(t, &mm->size);
+        MPI_Type_get_extent_x(t, &mm->lb, &mm->extent);
         add_slot(P, t, P->nowned++);
     }
     trace_result(rc, t);
@@ -370,6 +393,12 @@ static void op_simple(Prog *P, int op, int variant)
         stride = disp_val(in);
     }
     MPI_Datatype old = pick_type(P, &valid);
+    if (variant != 1) {     /* what the int binding receives */
+        count = clamp_int(count);
+        bl = clamp_int(bl);
+        if (op == OP_VECTOR)
+            stride = clamp_int(stride);
+    }
     static const char *names[] = { "MPI_Type_contiguous", "MPI_Type_vector", "MPI_Type_create_hvector" };
     TRACE("%s%s(count=%lld", variant == 2 && op == OP_HVECTOR ? "MPI_Type_hvector" : names[op],
           variant == 1 ? "_c" : "", (long long) count);
@@ -390,7 +419,9 @@ static void op_simple(Prog *P, int op, int variant)
                           : MPI_Type_create_hvector(clamp_int(count), clamp_int(bl), stride, old, &t);
         break;
     }
-    constructed(P, rc, t, valid, "a vector constructor");
+    Model m = { .kind = M_VECTOR, .n = op == OP_CONTIG ? 1 : count, .len = op == OP_CONTIG ? count : bl,
+                .stride = stride, .in_extents = op == OP_VECTOR, .types = { old } };
+    constructed(P, rc, t, valid, &m, "a vector constructor");
 }
 
 static void op_indexed(Prog *P, int op, int variant)
@@ -410,7 +441,14 @@ static void op_indexed(Prog *P, int op, int variant)
         ibl[i] = clamp_int(cbl[i]);
         idisp[i] = clamp_int(cdisp[i]);
         adisp[i] = cdisp[i];
+        if (variant != 1) {     /* for the trace: what the int binding receives */
+            cbl[i] = ibl[i];
+            if (op == OP_INDEXED || op == OP_INDEXED_BLOCK)
+                cdisp[i] = idisp[i];
+        }
     }
+    if (variant != 1)
+        bl = clamp_int(bl);
     MPI_Datatype old = pick_type(P, &valid);
     bool c = variant == 1;
     int in_ = clamp_int(n), ibl1 = clamp_int(bl);
@@ -442,7 +480,13 @@ static void op_indexed(Prog *P, int op, int variant)
                : MPI_Type_create_hindexed_block(in_, ibl1, adisp, old, &t);
         break;
     }
-    constructed(P, rc, t, valid, "an indexed constructor");
+    Model m = { .kind = M_BLOCKS, .n = n, .in_extents = op == OP_INDEXED || op == OP_INDEXED_BLOCK };
+    for (int i = 0; i < MAX_ARRAY; i++) {
+        m.lens[i] = per_block ? cbl[i] : bl;
+        m.offs[i] = cdisp[i];
+        m.types[i] = old;
+    }
+    constructed(P, rc, t, valid, &m, "an indexed constructor");
 }
 
 static void op_struct(Prog *P, int variant)
@@ -463,6 +507,8 @@ static void op_struct(Prog *P, int variant)
             valid = valid && v;
         ibl[i] = clamp_int(cbl[i]);
         adisp[i] = cdisp[i];
+        if (variant != 1)
+            cbl[i] = ibl[i];
     }
     TRACE("%s(count=%lld", variant == 1 ? "MPI_Type_create_struct_c" : variant == 2 ? "MPI_Type_struct"
           : "MPI_Type_create_struct", (long long) n);
@@ -475,7 +521,11 @@ static void op_struct(Prog *P, int variant)
     int rc = variant == 1 ? MPI_Type_create_struct_c(n, cbl, cdisp, types, &t)
            : variant == 2 ? MPI_Type_struct(clamp_int(n), ibl, adisp, types, &t)
                           : MPI_Type_create_struct(clamp_int(n), ibl, adisp, types, &t);
-    constructed(P, rc, t, valid || n <= 0, "a struct constructor");
+    Model m = { .kind = M_BLOCKS, .n = n };
+    memcpy(m.lens, cbl, sizeof cbl);
+    memcpy(m.offs, cdisp, sizeof cdisp);
+    memcpy(m.types, types, sizeof types);
+    constructed(P, rc, t, valid || n <= 0, &m, "a struct constructor");
 }
 
 /* A struct of a few well-placed blocks with explicit MPI_LB/MPI_UB markers around a child. */
@@ -494,7 +544,13 @@ static void op_struct_markers(Prog *P)
     TRACE("MPI_Type_struct(3, blocklens={1,%d,1} disps={%ld,%ld,%ld} types={MPI_LB,%s,MPI_UB})", bl[1],
           (long) d[0], (long) d[1], (long) d[2], tname(types[1]));
     int rc = MPI_Type_struct(3, bl, d, types, &t);
-    constructed(P, rc, t, valid, "a struct with markers");
+    Model m = { .kind = M_BLOCKS, .n = 3 };
+    for (int i = 0; i < 3; i++) {
+        m.lens[i] = bl[i];
+        m.offs[i] = d[i];
+        m.types[i] = types[i];
+    }
+    constructed(P, rc, t, valid, &m, "a struct with markers");
 }
 
 /* A vector of a small contiguous child: the shape the normaliser likes to merge. */
@@ -509,14 +565,24 @@ static void op_vector_of_contig(Prog *P)
     TRACE("inner = MPI_Type_contiguous(%d, %s); MPI_Type_vector(%d, %d, %d, inner); MPI_Type_free(inner)", n,
           tname(old), count, bl, stride);
     if (MPI_Type_contiguous(n, old, &inner) != MPI_SUCCESS) {
-        TRACE(" -> contiguous failed\n");
-        CHECK(!valid, "MPI_Type_contiguous(%d) refused a valid type", n);
+        TRACE(" -> contiguous failed\n");    /* an invalid type, or a size that overflows */
         return;
     }
     int rc = MPI_Type_vector(count, bl, stride, inner, &t);
+    if (P->nowned < MAX_OWNED) {    /* the model of the parent needs the inner type's */
+        Model *mi = &P->owned[P->nowned].model;
+        *mi = (Model) { .kind = M_VECTOR, .n = 1, .len = n, .types = { old } };
+        MPI_Type_size_x(inner, &mi->size);
+        MPI_Type_get_extent_x(inner, &mi->lb, &mi->extent);
+        P->owned[P->nowned].h = inner;
+        P->owned[P->nowned++].freed = true;
+    }
+    MPI_Datatype inner_handle = inner;
     CHECK(MPI_Type_free(&inner) == MPI_SUCCESS && inner == MPI_DATATYPE_NULL, "MPI_Type_free failed");
     CHECK(valid, "MPI_Type_contiguous accepted an invalid type");
-    constructed(P, rc, t, true, "a vector of contiguous");
+    Model m = { .kind = M_VECTOR, .n = count, .len = bl, .stride = stride, .in_extents = true,
+                .types = { inner_handle } };
+    constructed(P, rc, t, true, &m, "a vector of contiguous");
 }
 
 static int64_t dim_val(Input *in, int64_t lo, int64_t hi)
@@ -560,7 +626,13 @@ static void op_subarray(Prog *P, int variant)
     TRACE(" order=%d, %s)", order, tname(old));
     int rc = variant == 1 ? MPI_Type_create_subarray_c(ndims, csz, csub, cst, order, old, &t)
                           : MPI_Type_create_subarray(ndims, isz, isub, ist, order, old, &t);
-    constructed(P, rc, t, valid, "MPI_Type_create_subarray");
+    Model m = { .kind = M_SUBARRAY, .n = ndims, .order = order, .types = { old } };
+    for (int d = 0; d < 3; d++) {
+        m.sizes[d] = variant == 1 ? csz[d] : isz[d];
+        m.subsizes[d] = variant == 1 ? csub[d] : isub[d];
+        m.starts[d] = variant == 1 ? cst[d] : ist[d];
+    }
+    constructed(P, rc, t, valid, &m, "MPI_Type_create_subarray");
 }
 
 static void op_darray(Prog *P, int variant)
@@ -607,7 +679,8 @@ static void op_darray(Prog *P, int variant)
     TRACE(" order=%d, %s)", order, tname(old));
     int rc = variant == 1 ? MPI_Type_create_darray_c(size, rank, ndims, cgs, dist, darg, ps, order, old, &t)
                           : MPI_Type_create_darray(size, rank, ndims, gs, dist, darg, ps, order, old, &t);
-    constructed(P, rc, t, valid, "MPI_Type_create_darray");
+    Model m = { .kind = M_UNKNOWN };     /* darray's map is not modelled */
+    constructed(P, rc, t, valid, &m, "MPI_Type_create_darray");
 }
 
 static void op_resized(Prog *P, int variant)
@@ -621,7 +694,8 @@ static void op_resized(Prog *P, int variant)
           (long long) lb, (long long) extent);
     int rc = variant == 1 ? MPI_Type_create_resized_c(old, lb, extent, &t)
                           : MPI_Type_create_resized(old, lb, extent, &t);
-    constructed(P, rc, t, valid, "MPI_Type_create_resized");
+    Model m = { .kind = M_SAME, .types = { old } };
+    constructed(P, rc, t, valid, &m, "MPI_Type_create_resized");
 }
 
 static void op_dup(Prog *P)
@@ -631,7 +705,8 @@ static void op_dup(Prog *P)
     MPI_Datatype old = pick_type(P, &valid);
     TRACE("MPI_Type_dup(%s)", tname(old));
     int rc = MPI_Type_dup(old, &t);
-    constructed(P, rc, t, valid, "MPI_Type_dup");
+    Model m = { .kind = M_SAME, .types = { old } };
+    constructed(P, rc, t, valid, &m, "MPI_Type_dup");
 }
 
 static void op_free(Prog *P)
@@ -670,8 +745,9 @@ static void op_commit(Prog *P)
 static void free_returned(MPI_Datatype *types, MPI_Count n)
 {
     for (MPI_Count i = 0; i < n; i++) {
-        int ni, na, nd, comb;
-        CHECK(MPI_Type_get_envelope(types[i], &ni, &na, &nd, &comb) == MPI_SUCCESS,
+        MPI_Count ni, na, nc, nd;
+        int comb;
+        CHECK(MPI_Type_get_envelope_c(types[i], &ni, &na, &nc, &nd, &comb) == MPI_SUCCESS,
               "MPI_Type_get_contents returned an unusable handle 0x%x", (unsigned) types[i]);
         if (comb != MPI_COMBINER_NAMED && comb != MPI_COMBINER_F90_REAL && comb != MPI_COMBINER_F90_COMPLEX
             && comb != MPI_COMBINER_F90_INTEGER)
@@ -795,6 +871,155 @@ static void run_op(Prog *P)
     case OP_CONTENTS: op_contents(P); break;
     case OP_VALUE_INDEX: op_value_index(P); break;
     case OP_F90: op_f90(P); break;
+    }
+}
+
+/* ---- expanding the model: basic elements (offset, size) in type-map order ---- */
+
+typedef struct {
+    int64_t *off;
+    int32_t *size;
+    int64_t n, cap;
+} Elems;
+
+static bool push_el(Elems *e, int64_t off, int32_t size)
+{
+    if (e->n == e->cap)
+        return false;
+    e->off[e->n] = off;
+    e->size[e->n++] = size;
+    return true;
+}
+
+static const Model *model_of(const Prog *P, MPI_Datatype h)
+{
+    for (int i = P->nowned - 1; i >= 0; i--)
+        if (P->owned[i].h == h)
+            return &P->owned[i].model;
+    return NULL;
+}
+
+/* Size and extent of a child: from its model, or asked (predefined and f90 types live forever). */
+static bool child_info(const Prog *P, MPI_Datatype h, MPI_Count *size, MPI_Count *extent)
+{
+    const Model *m = model_of(P, h);
+    MPI_Count lb;
+    if (m) {
+        *size = m->size;
+        *extent = m->extent;
+        return true;
+    }
+    return MPI_Type_size_x(h, size) == MPI_SUCCESS && MPI_Type_get_extent_x(h, &lb, extent) == MPI_SUCCESS;
+}
+
+/* The members of the pair types, from the C layout the standard gives them. */
+#define PAIR(t, V, I) { t, sizeof(V), offsetof(struct { V v; I i; }, i), sizeof(I) }
+static const struct {
+    MPI_Datatype type;
+    int vsize, ioff, isize;
+} pairs[] = {
+    PAIR(MPI_FLOAT_INT, float, int), PAIR(MPI_DOUBLE_INT, double, int), PAIR(MPI_LONG_INT, long, int),
+    PAIR(MPI_SHORT_INT, short, int), PAIR(MPI_2INT, int, int), PAIR(MPI_LONG_DOUBLE_INT, long double, int),
+    PAIR(MPI_2DOUBLE_PRECISION, double, double),
+};
+#undef PAIR
+
+static bool expand(const Prog *P, MPI_Datatype h, int64_t base, Elems *e);
+
+/* n copies of child, extent apart, from byte off. */
+static bool expand_copies(const Prog *P, MPI_Datatype child, int64_t base, int64_t off, int64_t n, Elems *e)
+{
+    MPI_Count size, extent;
+    int64_t at, step;
+    if (!child_info(P, child, &size, &extent))
+        return false;
+    if (n <= 0 || size == 0)
+        return n >= 0;
+    if (n > e->cap)     /* more elements than the stream holds */
+        return false;
+    for (int64_t i = 0; i < n; i++)
+        if (__builtin_mul_overflow(i, extent, &step) || __builtin_add_overflow(base, off, &at)
+            || __builtin_add_overflow(at, step, &at) || !expand(P, child, at, e))
+            return false;
+    return true;
+}
+
+static bool expand_subarray(const Prog *P, const Model *m, int64_t base, Elems *e)
+{
+    int nd = (int) m->n;
+    MPI_Count size, extent;
+    int64_t total = 1;
+    if (nd < 1 || nd > 3 || !child_info(P, m->types[0], &size, &extent))
+        return false;
+    for (int d = 0; d < nd; d++)
+        if (__builtin_mul_overflow(total, m->subsizes[d], &total) || total > e->cap)
+            return false;
+    for (int64_t c = 0; c < total; c++) {
+        /* the c-th element of the box, in type-map order: the last dimension varies fastest in C
+         * order, the first in Fortran order */
+        int64_t x[3], rest = c, linear = 0;
+        for (int k = 0; k < nd; k++) {
+            int d = m->order == MPI_ORDER_C ? nd - 1 - k : k;
+            x[d] = m->starts[d] + rest % m->subsizes[d];
+            rest /= m->subsizes[d];
+        }
+        for (int k = 0; k < nd; k++) {
+            int d = m->order == MPI_ORDER_C ? k : nd - 1 - k;
+            linear = linear * m->sizes[d] + x[d];
+        }
+        if (__builtin_mul_overflow(linear, extent, &linear) || !expand_copies(P, m->types[0], base, linear, 1, e))
+            return false;
+    }
+    return true;
+}
+
+static bool expand(const Prog *P, MPI_Datatype h, int64_t base, Elems *e)
+{
+    const Model *m = model_of(P, h);
+    if (!m) {
+        MPID_Datatype *dt = MPID_Datatype_get(h);
+        if (!dt || !(MPID_Datatype_is_builtin(h) || dt->is_permanent))
+            return false;
+        if (dt->n_elements == 1)
+            return push_el(e, base, (int32_t) dt->size);
+        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+            if (pairs[i].type == h)
+                return push_el(e, base, pairs[i].vsize) && push_el(e, base + pairs[i].ioff, pairs[i].isize);
+        return dt->n_elements == 0;     /* MPI_LB, MPI_UB; other pairs are not modelled */
+    }
+    MPI_Count size, extent;
+    int64_t off;
+    switch (m->kind) {
+    case M_SAME:
+        return expand(P, m->types[0], base, e);
+    case M_VECTOR:
+        if (!child_info(P, m->types[0], &size, &extent))
+            return false;
+        if (m->len == 0 || size == 0)
+            return true;
+        if (m->n > e->cap)
+            return false;
+        for (int64_t j = 0; j < m->n; j++)
+            if (__builtin_mul_overflow(j, m->stride, &off) || (m->in_extents && __builtin_mul_overflow(off, extent, &off))
+                || !expand_copies(P, m->types[0], base, off, m->len, e))
+                return false;
+        return true;
+    case M_BLOCKS:
+        for (int64_t k = 0; k < m->n && k < MAX_ARRAY; k++) {
+            if (m->lens[k] == 0)
+                continue;
+            off = m->offs[k];
+            if (m->in_extents && (!child_info(P, m->types[k], &size, &extent)
+                                  || __builtin_mul_overflow(off, extent, &off)))
+                return false;
+            if (!expand_copies(P, m->types[k], base, off, m->lens[k], e))
+                return false;
+        }
+        return m->n <= MAX_ARRAY;
+    case M_SUBARRAY:
+        return expand_subarray(P, m, base, e);
+    default:
+        return false;
     }
 }
 
@@ -947,7 +1172,7 @@ static void pack_range(const Stream *st, MPID_Segment *seg, MPI_Count first, MPI
     unguard(out);
 }
 
-static void data_checks(MPI_Datatype type, MPI_Count count, Input *in)
+static void data_checks(const Prog *P, MPI_Datatype type, MPI_Count count, Input *in)
 {
     MPI_Count size, lb, extent, tlb, textent, S, span, a, b;
     MPI_Type_size_x(type, &size);
@@ -1014,6 +1239,28 @@ static void data_checks(MPI_Datatype type, MPI_Count count, Input *in)
         CHECK(run_lo == tlb && run_hi == tub, "the data lies in [%lld, %lld) but the true bounds say [%lld, %lld)",
               (long long) run_lo, (long long) run_hi, (long long) tlb, (long long) tub);
 
+    /* 1b. the runs hold the elements of the reference model, in its order */
+    Elems model = { malloc(sizeof(int64_t) * (size_t) (S + 1)), malloc(sizeof(int32_t) * (size_t) (S + 1)), 0, S + 1 };
+    CHECK(model.off && model.size, "out of memory in the fuzzer");
+    bool known = true;
+    for (MPI_Count i = 0; i < count && known; i++)
+        known = expand(P, type, i * extent, &model);
+    TRACE("reference model: %s\n", known ? "compared" : "not modelled (darray, or too big)");
+    if (known) {
+        MPI_Count k = 0;
+        for (MPI_Count r = 0; r < st.nruns; r++) {
+            int32_t el = (int32_t) MPID_Datatype_get(st.runs[r].el_type)->size;
+            for (MPI_Count b = 0; b < st.runs[r].len; b += el, k++)
+                CHECK(k < model.n && model.off[k] == st.runs[r].off + b && model.size[k] == el,
+                      "element %lld: the engine has (offset %lld, %d bytes), the type map (offset %lld, %d bytes)",
+                      (long long) k, (long long) (st.runs[r].off + b), el,
+                      (long long) (k < model.n ? model.off[k] : -1), k < model.n ? model.size[k] : -1);
+        }
+        CHECK(k == model.n, "the engine has %lld elements, the type map %lld", (long long) k, (long long) model.n);
+    }
+    free(model.off);
+    free(model.size);
+
     /* 2. one-shot pack equals the runs gathered */
     unsigned char *ref = guarded(S);
     CHECK(MPID_Segment_init(&seg, st.buf, count, type) == MPI_SUCCESS, "MPID_Segment_init failed");
@@ -1043,14 +1290,13 @@ static void data_checks(MPI_Datatype type, MPI_Count count, Input *in)
     pack_range(&st, &seg, 0, &l0, ref);
     MPID_Segment_free(&seg);
 
-    /* 4. arbitrary starts (inside elements, outside the stream) and ends on a fresh segment */
+    /* 4. arbitrary starts (inside elements, outside the stream) and ends on a fresh segment (at 0:
+     * anything else is a seek) */
     CHECK(MPID_Segment_init(&seg, st.buf, count, type) == MPI_SUCCESS, "MPID_Segment_init failed");
     if (knobs & 2) {
         rfirst = S ? (rfirst < 0 ? -rfirst : rfirst) % (S + 1) : 0;
         rlast = S ? (rlast < 0 ? -rlast : rlast) % (S + 2) : 0;
     }
-    if (rfirst != 0)
-        seg.pos = -1;   /* not a continuation: force the seek */
     MPI_Count lr = rlast;
     pack_range(&st, &seg, rfirst, &lr, ref);
     /* a second random start on the same segment, then continuing from where it stopped */
@@ -1316,7 +1562,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
         MPI_Count size;
         MPI_Type_size_x(type, &size);
         if (size <= MAX_STREAM)
-            data_checks(type, count, &P->in);
+            data_checks(P, type, count, &P->in);
         else
             big_checks(type, count + 1);
     }

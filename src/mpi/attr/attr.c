@@ -12,6 +12,7 @@
  * MPI_ERR_KEYVAL) and drops the user's reference; the last attribute to go returns it to the pool.
  */
 #include "mpiimpl.h"
+#include <stdio.h>
 
 static MPIR_Pool keyval_pool = MPIR_POOL_INITIALIZER(MPIR_CLASS_KEYVAL, MPIR_Keyval, "keyval", NULL);
 static pthread_mutex_t attr_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -341,12 +342,19 @@ static void drop_list(MPIR_Attribute **list)
     }
 }
 
+void MPIR_Attr_drop_all(MPIR_Attribute **list)
+{
+    drop_list(list);
+}
+
 static void drop_user_ref(void *obj, void *arg)
 {
-    (void) arg;
     MPIR_Keyval *kv = obj;
     lock();
     if (!kv->freed_by_user) {
+        if (*(const bool *) arg)    /* LOOM_REPORT_LEAKS */
+            fprintf(stderr, "Loom MPI: %s keyval 0x%08x was never freed\n", kind_name(kv->kind),
+                    (unsigned) MPIR_Object_handle(kv));
         kv->freed_by_user = 1;
         keyval_release_locked(kv);  /* MPIR_Pool_foreach holds no lock, so freeing here is safe */
     }
@@ -369,6 +377,7 @@ void MPIR_Attr_finalize(void)
         drop_list(&world->attributes);
     for (int i = 0; i < MPID_BUILTIN_TYPE_MAX; i++)
         drop_list(&MPID_Builtin_types[i].attributes);
-    /* 3. Keyvals the user never freed. */
-    MPIR_Pool_foreach(&keyval_pool, drop_user_ref, NULL);
+    /* 3. Keyvals the user never freed (listed if asked: they are gone by MPIR_Report_leaks). */
+    bool report = MPIR_Leak_report_wanted();
+    MPIR_Pool_foreach(&keyval_pool, drop_user_ref, &report);
 }

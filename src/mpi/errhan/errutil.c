@@ -79,6 +79,34 @@ static void join(char *out, const char *call, const char *reason)
     out[n] = '\0';
 }
 
+/* Stores message under a new code of class cls. Caller holds the lock. */
+static int ring_store_locked(int cls, const char *call, const char *reason)
+{
+    int slot = (int) (ring.next % RING_SLOTS);
+    int seq = (int) (ring.next / RING_SLOTS % (SEQ_LIMIT - 1)) + 1;
+    ring.next++;
+    int code = cls | slot << SLOT_SHIFT | seq << SEQ_SHIFT;
+    ring.code[slot] = code;
+    if (call)
+        join(ring.message[slot], call, reason);
+    else
+        snprintf(ring.message[slot], sizeof ring.message[slot], "%s", reason);
+    return code;
+}
+
+int MPIR_Err_code(int errclass, const char *fmt, ...)
+{
+    char reason[MPI_MAX_ERROR_STRING];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&ring.lock);
+    int code = ring_store_locked(errclass & MPIR_ERR_CLASS_MASK, NULL, reason);
+    pthread_mutex_unlock(&ring.lock);
+    return code;
+}
+
 int MPIR_Err_return(MPI_Comm comm, int errclass, const char *call_fmt, ...)
 {
     if (errclass == MPI_SUCCESS)
@@ -110,14 +138,9 @@ int MPIR_Err_return(MPI_Comm comm, int errclass, const char *call_fmt, ...)
     }
     have_pending_reason = false;
 
-    int slot = (int) (ring.next % RING_SLOTS);
-    int seq = (int) (ring.next / RING_SLOTS % (SEQ_LIMIT - 1)) + 1;
-    ring.next++;
-    int code = cls | slot << SLOT_SHIFT | seq << SEQ_SHIFT;
-    ring.code[slot] = code;
-    join(ring.message[slot], call, reason);
+    int code = ring_store_locked(cls, call, reason);
     char message[MPI_MAX_ERROR_STRING];
-    memcpy(message, ring.message[slot], sizeof message);
+    ring_lookup_locked(code, message, sizeof message);
     pthread_mutex_unlock(&ring.lock);
 
     return MPIR_Errhandler_invoke(comm, code, message);

@@ -28,6 +28,14 @@ int MPIR_Init_thread_impl(int *argc, char ***argv, int required, int *provided)
                                                  : "MPI is already initialized");
     }
     MPID_Builtin_init();
+    /* join the job (or become a singleton), then build the world on top of it */
+    int err = MPID_Init();
+    if (!err)
+        err = MPIR_Comm_init_builtins();
+    if (err) {
+        pthread_mutex_unlock(&init_lock);
+        return err;
+    }
     /* Every level is supported (the library is thread-safe throughout), so the caller gets what
      * it asked for; a value outside the four levels is clamped to the nearest one. */
     int level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
@@ -65,22 +73,30 @@ int MPIR_Finalize_impl(void)
         pthread_mutex_unlock(&init_lock);
         return MPIR_Err_not_initialized();
     }
+    /* Every process gets here before any leaves: no message is then in flight to a process gone. */
+    int err = MPIR_Barrier_impl(MPI_COMM_WORLD);
     /* Attributes first: their delete callbacks (MPI_COMM_SELF's above all, which the standard runs
      * at the start of MPI_Finalize) may still call MPI, and may free datatypes the datatype module
      * would otherwise report as leaked. */
     MPIR_Attr_finalize();
+    MPIR_Comm_finalize();
     MPIR_Type_f90_finalize();   /* after attributes: SELF delete callbacks may use f90 types */
     MPID_Datatype_finalize();
+    MPIR_Op_finalize();
+    MPIR_Pt2pt_finalize();
+    MPIR_Report_leaks();        /* LOOM_REPORT_LEAKS=1: every handle the program never freed */
+    if (!err)
+        err = MPID_Finalize();
     atomic_store_explicit(&MPIR_Process.state, MPIR_STATE_FINALIZED, memory_order_release);
     pthread_mutex_unlock(&init_lock);
-    return MPI_SUCCESS;
+    return err;
 }
 
 int MPIR_Abort_impl(MPI_Comm comm, int errorcode)
 {
     char what[MPIR_HANDLE_STR_MAX], line[128];
-    snprintf(line, sizeof line, "MPI_Abort(%s, %d): process 0 aborted the job", MPIR_Comm_str(comm, what),
-             errorcode);
+    snprintf(line, sizeof line, "MPI_Abort(%s, %d): process %d aborted the job", MPIR_Comm_str(comm, what),
+             errorcode, MPIR_Process.world_rank);
     /* The shell sees only the low 8 bits of an exit status; never let a non-zero code become 0. */
     int status = errorcode & 0xff;
     if (status == 0 && errorcode != 0)

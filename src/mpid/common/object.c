@@ -7,6 +7,7 @@
  * no longer matches the slot, even once the slot is reused.
  */
 #include "mpiimpl.h"
+#include <stdio.h>
 
 #define GEN_BITS 6
 #define GEN_MASK ((1u << GEN_BITS) - 1)
@@ -31,7 +32,10 @@ static int make_handle(MPIR_Pool *pool, int index)
                   | gen << MPIR_HANDLE_INDEX_BITS | (unsigned) index);
 }
 
-/* Adds a block and queues its slots; called with the lock held. */
+static void join_registry(MPIR_Pool *pool);
+
+/* Adds a block and queues its slots; called with the lock held. The first block also enters the
+ * pool in the registry of pools. */
 static bool grow(MPIR_Pool *pool)
 {
     if (pool->nblocks == MPIR_POOL_MAX_BLOCKS)
@@ -47,6 +51,8 @@ static bool grow(MPIR_Pool *pool)
         return false;
     }
     pool->generation = gen;
+    if (first == 0)
+        join_registry(pool);
     memset(gen + first, 0, MPIR_POOL_BLOCK);
     atomic_store_explicit(&pool->blocks[pool->nblocks], block, memory_order_release);
     pool->nblocks++;
@@ -119,6 +125,57 @@ void MPIR_Pool_foreach(MPIR_Pool *pool, void (*fn)(void *obj, void *arg), void *
             if (MPIR_Object_handle(obj) != 0)
                 fn(obj, arg);
         }
+}
+
+/* ---- the registry of pools, for leak reports ---- */
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static MPIR_Pool *registry_head, **registry_tail = &registry_head;
+
+static void join_registry(MPIR_Pool *pool)
+{
+    pthread_mutex_lock(&registry_lock);
+    if (!pool->registered) {
+        pool->registered = true;
+        pool->next_registered = NULL;
+        *registry_tail = pool;
+        registry_tail = &pool->next_registered;
+    }
+    pthread_mutex_unlock(&registry_lock);
+}
+
+void MPIR_Pool_foreach_registered(void (*fn)(MPIR_Pool *pool, void *arg), void *arg)
+{
+    /* fn must not allocate from a pool that has never allocated (it would join under the lock) */
+    pthread_mutex_lock(&registry_lock);
+    for (MPIR_Pool *pool = registry_head; pool; pool = pool->next_registered)
+        fn(pool, arg);
+    pthread_mutex_unlock(&registry_lock);
+}
+
+#define REPORT_MAX_LINES 20     /* per pool: a program that leaks in a loop gets a count, not a flood */
+
+struct report {
+    MPIR_Pool *pool;
+    long count;
+};
+
+static void report_one(void *obj, void *arg)
+{
+    struct report *r = arg;
+    if (r->count++ < REPORT_MAX_LINES)
+        fprintf(stderr, "Loom MPI: %s 0x%08x was never freed\n", r->pool->name,
+                (unsigned) MPIR_Object_handle(obj));
+}
+
+long MPIR_Pool_report(MPIR_Pool *pool)
+{
+    struct report r = { .pool = pool, .count = 0 };
+    MPIR_Pool_foreach(pool, report_one, &r);
+    if (r.count > REPORT_MAX_LINES)
+        fprintf(stderr, "Loom MPI: ... and %ld more %s handles were never freed\n", r.count - REPORT_MAX_LINES,
+                pool->name);
+    return r.count;
 }
 
 int MPIR_Widen_ints(const int *src, MPI_Count n, MPI_Count **dst)

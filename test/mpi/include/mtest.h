@@ -55,12 +55,15 @@ static inline void MTest_Init(int *argc, char ***argv)
     MPI_Init(argc, argv);
 }
 
-/* Prints the verdict on rank 0 and finalizes; returns the exit status for main. */
+/* Sums the failed checks of every rank, prints the verdict on rank 0 and finalizes; returns the
+ * exit status for main (non-zero on every rank when any rank failed). */
 static inline int MTest_Finalize(void)
 {
     int rank = 0, total = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    total = mtest_errs;   /* single-process until the runtime issue adds MPI_Reduce */
+    /* every rank's failures count: rank 0 speaks for the whole job */
+    if (MPI_Allreduce(&mtest_errs, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS)
+        total = mtest_errs + 1;
     if (rank == 0) {
         if (total == 0) printf(" No Errors\n");
         else printf(" Found %d errors\n", total);

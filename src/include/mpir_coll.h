@@ -1,0 +1,22 @@
+/*
+ * Collective operations: what other modules may call besides the generated MPIR_*_impl entry
+ * points (MPIR_Barrier_impl, MPIR_Allreduce_impl, MPIR_Allgather_impl, ... take handles and are
+ * declared in mpir_impl_proto.h).
+ */
+#ifndef MPIR_COLL_H_INCLUDED
+#define MPIR_COLL_H_INCLUDED
+
+#include "mpi.h"
+
+/* Copies the data of (src, scount, stype) into (dst, dcount, dtype) in type-map order, through the
+ * segment engine (no full intermediate copy). The types' signatures should match; a source longer
+ * than the destination is MPI_ERR_TRUNCATE and nothing is copied. */
+int MPIR_Localcopy(const void *src, MPI_Count scount, MPI_Datatype stype, void *dst, MPI_Count dcount,
+                   MPI_Datatype dtype);
+
+/* A buffer able to hold count instances of type laid out as in a user buffer: *buf is where
+ * instance 0 goes (it may point outside the allocation when the type's true lower bound is not 0);
+ * free *base. */
+int MPIR_Typed_alloc(MPI_Count count, MPI_Datatype type, void **base, void **buf);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * Communicators and groups.
+ *
+ * A group lists its members by their rank in MPI_COMM_WORLD ("lpid"). A communicator has a local
+ * group, and for an intercommunicator a remote group too; point-to-point ranks address the remote
+ * group of an intercommunicator and the local group of an intracommunicator.
+ *
+ * Messages match only within a context: each communicator owns the context ids context_id (its
+ * point-to-point traffic) and context_id + 1 (its collectives), so the two never mix. Context ids
+ * are agreed on collectively when a communicator is created (comm_context.c).
+ */
+#ifndef MPIR_COMM_H_INCLUDED
+#define MPIR_COMM_H_INCLUDED
+
+#include <stdatomic.h>
+#include "mpi.h"
+#include "mpir_object.h"
+
+struct MPIR_Attribute;
+
+typedef struct MPIR_Group {
+    MPIR_Object obj;
+    int size;
+    int rank;               /* of the calling process, MPI_UNDEFINED if not a member */
+    int *lpids;             /* world rank of each member, in group order */
+} MPIR_Group;
+
+#define MPIR_CONTEXT_COLL_OFFSET 1
+
+typedef struct MPIR_Comm {
+    MPIR_Object obj;
+    int rank, size;                     /* in the local group */
+    int context_id;                     /* even; context_id + 1 carries the collectives */
+    int recv_context_id;                /* intercommunicators: the context the remote side sends on */
+    int is_inter;
+    MPIR_Group *local_group;
+    MPIR_Group *remote_group;           /* intercommunicators only */
+    int remote_size;                    /* size of the group point-to-point ranks address */
+    int *rank_of_lpid;                  /* world rank -> rank in the addressed group, or -1 */
+    struct MPIR_Comm *local_comm;       /* intercommunicators: an intracomm of the local group */
+    _Atomic int errhandler;             /* MPI_Errhandler */
+    int errhandler_set_by_user;
+    char name[MPI_MAX_OBJECT_NAME];
+    struct MPIR_Attribute *attributes;
+    _Atomic int freed;                  /* MPI_Comm_free was called: the handle is invalid, but
+                                           pending requests may still hold references */
+    int is_internal;                    /* made by the library for itself (an intercommunicator's
+                                           local_comm): never reported as leaked */
+} MPIR_Comm;
+
+/* References held by requests, attributes' callers, and child communicators. */
+void MPIR_Comm_add_ref(MPIR_Comm *comm);
+void MPIR_Comm_release(MPIR_Comm *comm);
+/* Builds MPI_COMM_WORLD and MPI_COMM_SELF from MPIR_Process.world_rank/size (MPI_Init). */
+int MPIR_Comm_init_builtins(void);
+/* Releases every communicator state at MPI_Finalize. */
+void MPIR_Comm_finalize(void);
+
+/* The group behind a valid handle (MPI_GROUP_EMPTY included), else NULL. */
+MPIR_Group *MPIR_Group_lookup(MPI_Group group);
+void MPIR_Group_add_ref(MPIR_Group *group);
+void MPIR_Group_release(MPIR_Group *group);
+
+/* World rank of rank r of the group a communicator's point-to-point ranks address. */
+static inline int MPIR_Comm_lpid(const MPIR_Comm *comm, int r)
+{
+    return (comm->is_inter ? comm->remote_group : comm->local_group)->lpids[r];
+}
+
+#endif

@@ -1,0 +1,66 @@
+/*
+ * Requests: what MPI_Isend, MPI_Irecv and their kin return, completed by the device's progress
+ * engine and reaped by MPI_Wait/MPI_Test and friends.
+ *
+ * A request holds references on its communicator and datatype for its whole life, so either may
+ * be freed by the user before the operation completes. The device part (dev) belongs to the
+ * device and is opaque here.
+ */
+#ifndef MPIR_REQUEST_H_INCLUDED
+#define MPIR_REQUEST_H_INCLUDED
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include "mpi.h"
+#include "mpir_object.h"
+#include "mpid_dataloop.h"
+
+struct MPIR_Comm;
+struct MPID_Datatype;
+
+typedef enum {
+    MPIR_REQUEST_SEND,
+    MPIR_REQUEST_RECV,
+    MPIR_REQUEST_GENERALIZED,   /* completed by the MPI layer itself (e.g. buffered sends) */
+} MPIR_Request_kind;
+
+typedef struct MPIR_Request {
+    MPIR_Object obj;
+    MPIR_Request_kind kind;
+    _Atomic int complete;           /* set (release) by the device when the operation is done */
+    MPI_Status status;              /* source, tag, error, received byte count, cancelled */
+    struct MPIR_Comm *comm;         /* referenced */
+    struct MPID_Datatype *type;     /* referenced */
+    _Atomic bool freed_by_user;     /* MPI_Request_free: release when complete (lookups fail) */
+    /* device state */
+    struct {
+        int protocol;               /* eager, rendezvous, ... (device private) */
+        int peer_lpid;              /* world rank of the other side */
+        int context_id, tag;
+        int mode;                   /* send mode */
+        MPI_Count bytes;            /* total bytes of the message */
+        MPI_Count done;             /* bytes moved so far (receive: placed in the buffer) */
+        MPI_Count received;         /* receive: stream bytes arrived, placed or dropped */
+        char carry[64];             /* receive: the start of an element split between two chunks */
+        int carry_len;
+        uint64_t remote_id;         /* the other side's request id (rendezvous) */
+        uint64_t sig_hash;          /* sender's signature hash, or the receiver's check */
+        MPID_Segment seg;           /* the user buffer as a packed stream */
+        void *unexpected;           /* a matched unexpected message still to be consumed */
+        struct MPIR_Request *next;  /* device queues */
+    } dev;
+} MPIR_Request;
+
+/* A new request (ref_count 1, incomplete), or NULL if out of memory. */
+MPIR_Request *MPIR_Request_create(MPIR_Request_kind kind);
+/* Drops a reference; the last one releases the comm and datatype references and the record. */
+void MPIR_Request_release(MPIR_Request *req);
+/* The request behind a user handle, or NULL. */
+MPIR_Request *MPIR_Request_lookup(MPI_Request handle);
+
+static inline bool MPIR_Request_is_complete(const MPIR_Request *req)
+{
+    return atomic_load_explicit(&req->complete, memory_order_acquire);
+}
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * Windows (MPI_Win_create & co., src/mpi/win/).
+ *
+ * For now a window records what each process exposed and the processes it spans; one-sided
+ * operations come with a later issue and will extend this record. The window has a communicator
+ * of its own (the user's group on a private context), so the user may free theirs first.
+ */
+#ifndef MPIR_WIN_H_INCLUDED
+#define MPIR_WIN_H_INCLUDED
+
+#include "mpi.h"
+#include "mpir_object.h"
+#include "mpir_comm.h"
+
+struct MPIR_Attribute;
+
+typedef struct MPIR_Win {
+    MPIR_Object obj;
+    MPIR_Comm *comm;                    /* private: the user's group on a context of its own */
+    void *base;                         /* this process's memory (MPI_WIN_BASE) */
+    MPI_Aint size;                      /* its size in bytes (MPI_WIN_SIZE) */
+    int disp_unit;                      /* MPI_WIN_DISP_UNIT */
+    int flavor;                         /* MPI_WIN_FLAVOR_CREATE or _ALLOCATE (MPI_WIN_CREATE_FLAVOR) */
+    int model;                          /* MPI_WIN_UNIFIED: one machine, coherent memory (MPI_WIN_MODEL) */
+    char name[MPI_MAX_OBJECT_NAME];     /* "" until MPI_Win_set_name: windows have no default name */
+    struct MPIR_Attribute *attributes;
+} MPIR_Win;
+
+/* The window behind a handle, or NULL. */
+MPIR_Win *MPIR_Win_lookup(MPI_Win win);
+
+#endif

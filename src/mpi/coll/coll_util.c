@@ -1,0 +1,149 @@
+/*
+ * Helpers shared by the collective algorithms (see coll_util.h).
+ */
+#include <stdio.h>
+#include "coll_util.h"
+
+/* ---- communication ---- */
+
+int MPIR_Coll_isend(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPIR_Comm *comm,
+                    MPIR_Request **req)
+{
+    return MPID_Isend(buf, count, type, dest, tag, comm, MPIR_CONTEXT_COLL_OFFSET, MPID_SEND_STANDARD, req);
+}
+
+int MPIR_Coll_irecv(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPIR_Comm *comm,
+                    MPIR_Request **req)
+{
+    return MPID_Irecv(buf, count, type, source, tag, comm, MPIR_CONTEXT_COLL_OFFSET, req);
+}
+
+/* The error a completed operation stored in its status, as a class with its message as reason. */
+static int status_error(int code)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0, cls = MPI_ERR_OTHER;
+    PMPI_Error_class(code, &cls);
+    if (PMPI_Error_string(code, msg, &len) != MPI_SUCCESS)
+        snprintf(msg, sizeof msg, "error code %d", code);
+    return MPIR_Err(cls, "%s", msg);
+}
+
+int MPIR_Coll_waitall(int n, MPIR_Request **reqs)
+{
+    int err = MPI_SUCCESS;
+    for (int i = 0; i < n; i++) {
+        if (!reqs[i])
+            continue;
+        while (!MPIR_Request_is_complete(reqs[i]))
+            MPID_Progress_wait();
+        int code = reqs[i]->status.MPI_ERROR;
+        if (code != MPI_SUCCESS && err == MPI_SUCCESS)
+            err = status_error(code);
+        MPIR_Request_release(reqs[i]);
+        reqs[i] = NULL;
+    }
+    return err;
+}
+
+int MPIR_Coll_send(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPIR_Comm *comm)
+{
+    MPIR_Request *req = NULL;
+    int err = MPIR_Coll_isend(buf, count, type, dest, tag, comm, &req);
+    return err ? err : MPIR_Coll_waitall(1, &req);
+}
+
+int MPIR_Coll_recv(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPIR_Comm *comm)
+{
+    MPIR_Request *req = NULL;
+    int err = MPIR_Coll_irecv(buf, count, type, source, tag, comm, &req);
+    return err ? err : MPIR_Coll_waitall(1, &req);
+}
+
+int MPIR_Coll_sendrecv(const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest, void *rbuf,
+                       MPI_Count rcount, MPI_Datatype rtype, int source, int tag, MPIR_Comm *comm)
+{
+    MPIR_Request *reqs[2] = { NULL, NULL };
+    int err = MPIR_Coll_irecv(rbuf, rcount, rtype, source, tag, comm, &reqs[0]);
+    if (err == MPI_SUCCESS)
+        err = MPIR_Coll_isend(sbuf, scount, stype, dest, tag, comm, &reqs[1]);
+    int werr = MPIR_Coll_waitall(2, reqs);
+    return err ? err : werr;
+}
+
+/* ---- argument checks ---- */
+
+int MPIR_Coll_comm(MPI_Comm comm, MPIR_Comm **c)
+{
+    *c = MPIR_Comm_lookup(comm);
+    if (!*c)
+        return MPIR_Err(MPI_ERR_COMM, "invalid communicator");
+    if ((*c)->is_inter)
+        return MPIR_Err(MPI_ERR_COMM, "collectives on intercommunicators are not supported");
+    return MPI_SUCCESS;
+}
+
+int MPIR_Coll_check_root(int root, const MPIR_Comm *c)
+{
+    if (root < 0 || root >= c->size)
+        return MPIR_Err(MPI_ERR_ROOT, "invalid root %d, must be in [0, %d)", root, c->size);
+    return MPI_SUCCESS;
+}
+
+int MPIR_Coll_check_data(const char *buf_name, const void *buf, const char *count_name, MPI_Count count,
+                         const char *type_name, MPI_Datatype type, long long index)
+{
+    char at[32] = "";
+    if (index >= 0)
+        snprintf(at, sizeof at, "[%lld]", index);
+    if (count < 0)
+        return MPIR_Err(MPI_ERR_COUNT, "invalid %s%s = %lld, must be non-negative", count_name, at,
+                        (long long) count);
+    const MPID_Datatype *dt = MPID_Datatype_lookup(type);
+    if (!dt)
+        return MPIR_Err_datatype(type_name, type, index);
+    if (!dt->is_committed)
+        return MPIR_Err(MPI_ERR_TYPE, "%s%s is not committed (call MPI_Type_commit first)", type_name, at);
+    /* a predefined type cannot address absolute memory from MPI_BOTTOM */
+    if (buf == NULL && count > 0 && dt->size > 0 && MPID_Datatype_is_builtin(type))
+        return MPIR_Err(MPI_ERR_BUFFER, "%s is NULL but %s%s = %lld elements of %s are to be transferred",
+                        buf_name, count_name, at, (long long) count, dt->name);
+    return MPI_SUCCESS;
+}
+
+int MPIR_Coll_check_blocks(const char *buf_name, const MPIR_Blocks *b, int n, const char *count_name,
+                           const char *type_name)
+{
+    if (!b->counts)     /* a uniform layout */
+        return MPIR_Coll_check_data(buf_name, b->buf, count_name, b->count, type_name, b->type, -1);
+    int err = MPI_SUCCESS;
+    if (!b->types)      /* one type for every block: named without an index */
+        err = MPIR_Coll_check_data(buf_name, b->buf, count_name, 0, type_name, b->type, -1);
+    for (int i = 0; i < n && err == MPI_SUCCESS; i++)
+        err = MPIR_Coll_check_data(buf_name, b->buf, count_name, b->counts[i], type_name, MPIR_Blocks_type(b, i), i);
+    return err;
+}
+
+int MPIR_Coll_check_alias(const void *sendbuf, MPI_Count sendcount, const void *recvbuf, MPI_Count recvcount)
+{
+    if (sendbuf == recvbuf && sendbuf != MPI_BOTTOM && sendcount > 0 && recvcount > 0)
+        return MPIR_Err(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer (aliased); "
+                        "use MPI_IN_PLACE to operate in place");
+    return MPI_SUCCESS;
+}
+
+/* ---- temporary buffers ---- */
+
+int MPIR_Typed_alloc(MPI_Count count, MPI_Datatype type, void **base, void **buf)
+{
+    const MPID_Datatype *dt = MPID_Datatype_get(type);
+    /* instance i spans [i * extent + true_lb, i * extent + true_ub) */
+    MPI_Aint span = count > 0 ? (count - 1) * dt->extent : 0;
+    MPI_Aint lo = dt->true_lb + (span < 0 ? span : 0), hi = dt->true_ub + (span > 0 ? span : 0);
+    size_t bytes = count > 0 && hi > lo ? (size_t) (hi - lo) : 1;
+    *base = malloc(bytes);
+    if (!*base)
+        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory for a temporary buffer of %zu bytes", bytes);
+    *buf = MPIR_Coll_offset(*base, -lo);
+    return MPI_SUCCESS;
+}

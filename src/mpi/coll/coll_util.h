@@ -1,0 +1,119 @@
+/*
+ * What the collective algorithms share: blocking point-to-point on a communicator's collective
+ * context, request waiting, argument checks, and temporary buffers.
+ *
+ * Every message of a collective travels on context_id + MPIR_CONTEXT_COLL_OFFSET, so it never
+ * matches a user's receive. Collectives are blocking and every rank calls them in the same order,
+ * so messages between two ranks pair up by order; the tag names the collective, so ranks that
+ * call different collectives (an erroneous program) do not silently exchange data.
+ */
+#ifndef COLL_UTIL_H_INCLUDED
+#define COLL_UTIL_H_INCLUDED
+
+#include "mpiimpl.h"
+
+enum {
+    MPIR_TAG_BARRIER = 1, MPIR_TAG_BCAST, MPIR_TAG_REDUCE, MPIR_TAG_ALLREDUCE, MPIR_TAG_GATHER,
+    MPIR_TAG_SCATTER, MPIR_TAG_ALLGATHER, MPIR_TAG_ALLTOALL, MPIR_TAG_SCAN
+};
+
+/* ---- communication (comm ranks; MPI_PROC_NULL peers complete at once) ---- */
+
+int MPIR_Coll_isend(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPIR_Comm *comm,
+                    MPIR_Request **req);
+int MPIR_Coll_irecv(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPIR_Comm *comm,
+                    MPIR_Request **req);
+/* Waits for every non-NULL request of reqs, releases it and sets it to NULL. Returns the first
+ * error: of the operation (truncation, type mismatch) or MPI_SUCCESS. */
+int MPIR_Coll_waitall(int n, MPIR_Request **reqs);
+
+int MPIR_Coll_send(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPIR_Comm *comm);
+int MPIR_Coll_recv(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPIR_Comm *comm);
+int MPIR_Coll_sendrecv(const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest, void *rbuf,
+                       MPI_Count rcount, MPI_Datatype rtype, int source, int tag, MPIR_Comm *comm);
+
+/* ---- argument checks (MPIR_Err reasons) ---- */
+
+/* The communicator of a collective: an intracommunicator. */
+int MPIR_Coll_comm(MPI_Comm comm, MPIR_Comm **c);
+int MPIR_Coll_check_root(int root, const MPIR_Comm *c);
+/* One buffer argument: count >= 0, type valid and committed, no NULL buffer for data that must be
+ * there. Names are the argument names for the message; index >= 0 names an array element. */
+int MPIR_Coll_check_data(const char *buf_name, const void *buf, const char *count_name, MPI_Count count,
+                         const char *type_name, MPI_Datatype type, long long index);
+struct MPIR_Blocks;
+/* Every block of a layout (see MPIR_Blocks below); the caller has checked that the user's arrays
+ * are not NULL. */
+int MPIR_Coll_check_blocks(const char *buf_name, const struct MPIR_Blocks *b, int n, const char *count_name,
+                           const char *type_name);
+/* A send buffer that is also the receive buffer (MPI_IN_PLACE exists for that): MPI_ERR_BUFFER. */
+int MPIR_Coll_check_alias(const void *sendbuf, MPI_Count sendcount, const void *recvbuf, MPI_Count recvcount);
+
+/* ---- data ---- */
+
+/* A temporary typed buffer (MPIR_Typed_alloc): buf is where instance 0 goes, base is freed. */
+typedef struct {
+    void *buf, *base;
+} MPIR_Tmpbuf;
+
+static inline int MPIR_Tmpbuf_alloc(MPIR_Tmpbuf *t, MPI_Count count, MPI_Datatype type)
+{
+    return MPIR_Typed_alloc(count, type, &t->base, &t->buf);
+}
+
+static inline void MPIR_Tmpbuf_swap(MPIR_Tmpbuf *a, MPIR_Tmpbuf *b)
+{
+    MPIR_Tmpbuf t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* buf + bytes, computed on integers: buf may be MPI_BOTTOM (types with absolute addresses). */
+static inline char *MPIR_Coll_offset(const void *buf, MPI_Aint bytes)
+{
+    return (char *) ((uintptr_t) buf + (uintptr_t) bytes);
+}
+
+/* The blocks of a buffer of the gather/scatter/all-to-all family, one per rank: block i holds
+ * counts[i] elements of types[i] at displs[i] (in extents of its type, or in bytes). Uniform
+ * layouts leave the arrays NULL: then every block holds count elements of type, block i at
+ * i * count extents. */
+typedef struct MPIR_Blocks {
+    const void *buf;
+    const MPI_Count *counts;
+    MPI_Count count;
+    const MPI_Aint *displs;
+    bool byte_displs;
+    const MPI_Datatype *types;
+    MPI_Datatype type;
+} MPIR_Blocks;
+
+static inline MPI_Count MPIR_Blocks_count(const MPIR_Blocks *b, int i)
+{
+    return b->counts ? b->counts[i] : b->count;
+}
+
+static inline MPI_Datatype MPIR_Blocks_type(const MPIR_Blocks *b, int i)
+{
+    return b->types ? b->types[i] : b->type;
+}
+
+static inline char *MPIR_Blocks_addr(const MPIR_Blocks *b, int i)
+{
+    MPI_Datatype type = MPIR_Blocks_type(b, i);
+    MPI_Aint extent = MPID_Datatype_get(type)->extent;
+    if (!b->displs)
+        return MPIR_Coll_offset(b->buf, i * b->count * extent);
+    return MPIR_Coll_offset(b->buf, b->byte_displs ? b->displs[i] : b->displs[i] * extent);
+}
+
+/* ---- algorithms other collectives build on (arguments already checked) ---- */
+
+/* MPI_Reduce of count elements (sendbuf MPI_IN_PLACE: the input is in recvbuf). */
+int MPIR_Coll_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op, int root,
+                     MPIR_Comm *c);
+/* MPI_Scatter(v) of the root's blocks (recvbuf MPI_IN_PLACE at the root: keep its block). */
+int MPIR_Coll_scatter(const MPIR_Blocks *send, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                      MPIR_Comm *c);
+
+#endif

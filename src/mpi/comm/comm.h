@@ -1,0 +1,90 @@
+/*
+ * Communicators inside the library (src/mpi/comm).
+ *
+ * Files: comm_object.c (pool, builtins, references, finalize), comm_context.c (agreeing on context
+ * ids), comm_p2p.c (the library's own messages on a communicator's collective context),
+ * comm_create.c (dup, split, create, free), comm_inter.c (intercommunicators), comm_query.c,
+ * comm_name.c, comm_attr.c.
+ */
+#ifndef MPIR_COMM_INTERNAL_H_INCLUDED
+#define MPIR_COMM_INTERNAL_H_INCLUDED
+
+#include "mpiimpl.h"
+#include "mpir_impl_proto.h"
+#include "mpid_device.h"
+#include "../group/group.h"
+
+/* From the collectives (coll.api); repeated here so this module compiles on its own. */
+int MPIR_Allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm);
+
+/* ---- objects (comm_object.c) ---- */
+
+/* A new intracommunicator of the group local on the context id context_id (allocated by this
+ * process), with the error handler of parent. It takes its own reference on the group and owns the
+ * context from then on (freed when the communicator is destroyed); on failure the caller keeps it. */
+int MPIR_Comm_new(MPIR_Comm *parent, MPIR_Group *local, int context_id, MPIR_Comm **out);
+/* A new intercommunicator: sends on send_ctx, receives on recv_ctx, and its local_comm uses
+ * local_ctx (both allocated by this process, owned as above). */
+int MPIR_Comm_new_inter(MPIR_Comm *parent, MPIR_Group *local, MPIR_Group *remote, int send_ctx, int recv_ctx,
+                        int local_ctx, MPIR_Comm **out);
+
+/* Sets the values of the predefined attributes (MPI_TAG_UB ...) for this job (comm_attr.c). */
+void MPIR_Comm_attr_init(void);
+
+static inline MPI_Comm MPIR_Comm_handle(const MPIR_Comm *comm)
+{
+    return MPIR_Object_handle(comm);
+}
+
+/* The intracommunicator a collective over "my side" of comm runs on. */
+static inline MPIR_Comm *MPIR_Comm_local(MPIR_Comm *comm)
+{
+    return comm->is_inter ? comm->local_comm : comm;
+}
+
+/* The largest tag users may pass (the value of MPI_TAG_UB). */
+#ifndef MPIR_TAG_UB
+#define MPIR_TAG_UB ((1 << 30) - 1)
+#endif
+
+/* ---- context ids (comm_context.c) ---- */
+
+#define MPIR_CONTEXT_MAX 8192   /* context ids are 0 .. MPIR_CONTEXT_MAX-1, two per communicator */
+#define MPIR_CONTEXT_WORLD 0
+#define MPIR_CONTEXT_SELF 2
+
+/* Marks every id free but those of MPI_COMM_WORLD and MPI_COMM_SELF. */
+void MPIR_Context_init(void);
+/* Agrees on n context ids free in every process of comm (both groups of an intercommunicator);
+ * collective over comm. ids[] ascending. */
+int MPIR_Context_alloc(MPIR_Comm *comm, int n, int *ids);
+/* The same over the members of group only (a subgroup of the intracommunicator parent), with
+ * messages on parent tagged with tag: MPI_Comm_create_group. */
+int MPIR_Context_alloc_group(MPIR_Comm *parent, const MPIR_Group *group, int tag, int n, int *ids);
+/* Returns an id this process allocated. */
+void MPIR_Context_free(int id);
+
+/* ---- the library's own messages (comm_p2p.c) ---- */
+
+/* Internal messages travel on a communicator's collective context with tags above MPI_TAG_UB
+ * (2^30-1), so no user receive can match them: a user-supplied tag t (MPI_Intercomm_create,
+ * MPI_Comm_create_group) becomes MPIR_TAG_USER(t); the library's fixed exchanges use the two
+ * values at the top of that range. */
+#define MPIR_TAG_USER(t) ((1 << 30) | (t))
+#define MPIR_TAG_CONTEXT MPIR_TAG_USER(0x3fffffff)      /* context id agreement across groups */
+#define MPIR_TAG_LEADERS MPIR_TAG_USER(0x3ffffffe)      /* leaders' exchanges on an intercommunicator */
+
+/* Blocking exchange with one peer (a rank of the group comm addresses): sends sendcount elements
+ * of the predefined type, then receives recvcount; either count may be 0 to skip that half. */
+int MPIR_Comm_sendrecv_internal(const void *sendbuf, int sendcount, void *recvbuf, int recvcount,
+                                MPI_Datatype type, int peer, int tag, MPIR_Comm *comm);
+/* Copies n ints from rank root of the intracommunicator comm to all its processes (an allreduce
+ * with MPI_BOR in which the others contribute zeros). */
+int MPIR_Comm_bcast_ints(int *buf, int n, int root, MPIR_Comm *comm);
+/* The two groups of an intercommunicator swap arrays of ints: the leaders (local rank 0 of each)
+ * exchange send[0..nsend) for nrecv ints, then every process of each group gets them in recv[].
+ * Collective over inter. */
+int MPIR_Comm_swap_with_remote(MPIR_Comm *inter, const int *send, int nsend, int *recv, int nrecv);
+
+#endif

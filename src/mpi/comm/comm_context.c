@@ -1,0 +1,218 @@
+/*
+ * Context ids: agreeing, when a communicator is created, on an id that is free in every process
+ * that will use it.
+ *
+ * Each process keeps a bitmask of its free even ids (bit i stands for id 2i; id 2i+1 goes with it
+ * for collectives). An agreement round is one MPI_Allreduce with MPI_BAND of the masks: the lowest
+ * bits set in the result are free everywhere, and every process claims them.
+ *
+ * Threads. Two threads of a process may create communicators at once (on different parents). If
+ * both offered the same mask, both rounds could pick the same id. So a process offers its mask to
+ * one round at a time, and offers zeros to the others; a round that received zeros from anyone
+ * finds nothing and is repeated (the last word of the buffer says whether every process offered
+ * its real mask, which tells "retry" from "really out of ids"). To avoid livelock, the mask goes
+ * to the waiting round with the smallest priority (from its communicator's context id): that round
+ * eventually holds the mask in every process at once and succeeds. A process with one thread is
+ * always the owner and agrees in one round.
+ */
+#include <sched.h>
+#include "comm.h"
+
+#define NBITS (MPIR_CONTEXT_MAX / 2)
+#define NWORDS (NBITS / 32)
+#define MAX_WAITERS 64
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned free_mask[NWORDS];
+static bool mask_busy;
+static long long waiters[MAX_WAITERS];   /* priorities of the rounds in progress in this process */
+static int nwaiters;
+
+void MPIR_Context_init(void)
+{
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < NWORDS; i++)
+        free_mask[i] = ~0u;
+    free_mask[0] &= ~(1u << (MPIR_CONTEXT_WORLD / 2) | 1u << (MPIR_CONTEXT_SELF / 2));
+    pthread_mutex_unlock(&lock);
+}
+
+void MPIR_Context_free(int id)
+{
+    int bit = id / 2;
+    pthread_mutex_lock(&lock);
+    free_mask[bit / 32] |= 1u << (bit % 32);
+    pthread_mutex_unlock(&lock);
+}
+
+/* How a round combines the offered masks (with MPI_BAND) over every participant. */
+typedef int reduce_fn(unsigned *buf, int n, void *arg);
+
+static bool lowest_waiter_locked(long long prio)
+{
+    for (int i = 0; i < nwaiters; i++)
+        if (waiters[i] < prio)
+            return false;
+    return true;
+}
+
+static void unregister_locked(long long prio)
+{
+    for (int i = 0; i < nwaiters; i++)
+        if (waiters[i] == prio) {
+            waiters[i] = waiters[--nwaiters];
+            return;
+        }
+}
+
+static int agree(long long prio, int n, int *ids, reduce_fn *reduce, void *arg)
+{
+    unsigned buf[NWORDS + 1];
+    pthread_mutex_lock(&lock);
+    if (nwaiters == MAX_WAITERS) {
+        pthread_mutex_unlock(&lock);
+        return MPIR_Err(MPI_ERR_OTHER, "too many threads creating communicators at once");
+    }
+    waiters[nwaiters++] = prio;
+    pthread_mutex_unlock(&lock);
+
+    int err = MPI_SUCCESS;
+    for (;;) {
+        /* 1. Offer the mask if this round may have it, else zeros. */
+        pthread_mutex_lock(&lock);
+        bool owner = !mask_busy && lowest_waiter_locked(prio);
+        if (owner) {
+            mask_busy = true;
+            memcpy(buf, free_mask, sizeof free_mask);
+        } else {
+            memset(buf, 0, sizeof free_mask);
+        }
+        buf[NWORDS] = owner;
+        pthread_mutex_unlock(&lock);
+
+        /* 2. Combine; every participant sees the same result, so all take the same branch below. */
+        err = reduce(buf, NWORDS + 1, arg);
+
+        /* 3. Claim the n lowest common ids, if there are n. */
+        int found = 0;
+        for (int w = 0; w < NWORDS && found < n && err == MPI_SUCCESS; w++)
+            for (unsigned bits = buf[w]; bits && found < n; bits &= bits - 1)
+                ids[found++] = 2 * (32 * w + __builtin_ctz(bits));
+        pthread_mutex_lock(&lock);
+        if (err == MPI_SUCCESS && found == n)
+            for (int i = 0; i < n; i++)
+                free_mask[ids[i] / 64] &= ~(1u << (ids[i] / 2 % 32));
+        if (owner)
+            mask_busy = false;
+        pthread_mutex_unlock(&lock);
+        if (err != MPI_SUCCESS || found == n)
+            break;
+        if (buf[NWORDS]) {      /* everyone offered its mask: there really are not n common ids */
+            err = MPIR_Err(MPI_ERR_OTHER, "out of context ids: too many communicators exist (at most %d)",
+                           NBITS - 2);
+            break;
+        }
+        sched_yield();
+    }
+    pthread_mutex_lock(&lock);
+    unregister_locked(prio);
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
+/* ---- the three ways of combining masks ---- */
+
+static int band_allreduce(unsigned *buf, int n, MPIR_Comm *comm)
+{
+    unsigned *in = malloc((size_t) n * sizeof *in);
+    MPIR_CHKMEM(in);
+    memcpy(in, buf, (size_t) n * sizeof *in);
+    int err = MPIR_Allreduce_impl(in, buf, n, MPI_UNSIGNED, MPI_BAND, MPIR_Comm_handle(comm));
+    free(in);
+    return err;
+}
+
+static int reduce_intra(unsigned *buf, int n, void *arg)
+{
+    return band_allreduce(buf, n, arg);
+}
+
+/* Both groups of an intercommunicator: each group combines its masks, the leaders swap and combine
+ * theirs, then each leader's result goes to its group (the others offer all ones). */
+static int reduce_inter(unsigned *buf, int n, void *arg)
+{
+    MPIR_Comm *inter = arg;
+    int err = band_allreduce(buf, n, inter->local_comm);
+    if (err)
+        return err;
+    unsigned remote[NWORDS + 1];
+    if (inter->rank == 0) {
+        err = MPIR_Comm_sendrecv_internal(buf, n, remote, n, MPI_UNSIGNED, 0, MPIR_TAG_CONTEXT, inter);
+        for (int i = 0; i < n; i++)
+            buf[i] = err ? 0 : buf[i] & remote[i];
+    } else {
+        for (int i = 0; i < n; i++)
+            buf[i] = ~0u;
+    }
+    int e = band_allreduce(buf, n, inter->local_comm);
+    return err ? err : e;
+}
+
+/* Members of a group that is not a communicator yet: a binomial reduction to member 0 and a
+ * broadcast back, by messages on the parent. */
+struct group_round {
+    MPIR_Comm *parent;
+    const MPIR_Group *group;
+    int tag;
+};
+
+static int reduce_group(unsigned *buf, int n, void *arg)
+{
+    struct group_round *g = arg;
+    int m = g->group->size, me = g->group->rank, err = MPI_SUCCESS;
+    unsigned other[NWORDS + 1];
+#define PARENT_RANK(i) (g->parent->rank_of_lpid[g->group->lpids[i]])
+    for (int mask = 1; mask < m && err == MPI_SUCCESS; mask <<= 1) {
+        if (me & mask) {
+            err = MPIR_Comm_sendrecv_internal(buf, n, NULL, 0, MPI_UNSIGNED, PARENT_RANK(me - mask), g->tag, g->parent);
+            break;
+        }
+        if (me + mask < m) {
+            err = MPIR_Comm_sendrecv_internal(NULL, 0, other, n, MPI_UNSIGNED, PARENT_RANK(me + mask), g->tag,
+                                              g->parent);
+            for (int i = 0; i < n; i++)
+                buf[i] &= other[i];
+        }
+    }
+    /* Broadcast: in step mask, members [0, mask) hold the result and send it to [mask, 2 mask). */
+    for (int mask = 1; mask < m && err == MPI_SUCCESS; mask <<= 1) {
+        if (me < mask && me + mask < m)
+            err = MPIR_Comm_sendrecv_internal(buf, n, NULL, 0, MPI_UNSIGNED, PARENT_RANK(me + mask), g->tag, g->parent);
+        else if (me >= mask && me < 2 * mask)
+            err = MPIR_Comm_sendrecv_internal(NULL, 0, buf, n, MPI_UNSIGNED, PARENT_RANK(me - mask), g->tag, g->parent);
+    }
+#undef PARENT_RANK
+    return err;
+}
+
+/* A round's priority, the same in every process of the round: lower context ids first (of an
+ * intercommunicator, the lower of its two, which both groups know), then lower tags
+ * (MPI_Comm_create_group). */
+static long long priority(const MPIR_Comm *comm, int tag)
+{
+    int low = comm->context_id < comm->recv_context_id ? comm->context_id : comm->recv_context_id;
+    return (long long) (2 * low + comm->is_inter) << 32 | (unsigned) tag;
+}
+
+int MPIR_Context_alloc(MPIR_Comm *comm, int n, int *ids)
+{
+    if (comm->is_inter)
+        return agree(priority(comm, 0), n, ids, reduce_inter, comm);
+    return agree(priority(comm, 0), n, ids, reduce_intra, comm);
+}
+
+int MPIR_Context_alloc_group(MPIR_Comm *parent, const MPIR_Group *group, int tag, int n, int *ids)
+{
+    struct group_round g = { parent, group, MPIR_TAG_USER(tag) };
+    return agree(priority(parent, tag + 1), n, ids, reduce_group, &g);
+}

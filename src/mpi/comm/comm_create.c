@@ -1,0 +1,309 @@
+/*
+ * Making and freeing communicators: MPI_Comm_dup (and _with_info), MPI_Comm_split (and _type),
+ * MPI_Comm_create, MPI_Comm_create_group, MPI_Comm_free.
+ *
+ * Split is the general case: every process brings (color, key), the values of the group are
+ * gathered (an MPI_Allreduce with MPI_SUM in which each process fills its own slot: the only
+ * collective this module needs), and each process picks the members of its color ordered by key.
+ * MPI_Comm_create is a split with color "in the group or not" and key "rank in the group". On an
+ * intercommunicator the two groups also swap their tables through their leaders, and the result
+ * joins the members of one color on both sides.
+ *
+ * Argument errors that only one process can see (a bad color, a group that is not a subgroup) are
+ * carried through the gathered table, so every process of the call returns the error instead of
+ * some of them waiting for the others forever.
+ */
+#include "comm.h"
+
+#ifndef MPI_COMM_TYPE_SHARED
+#define MPI_COMM_TYPE_SHARED 1      /* until mpi.h defines it (MPICH's value) */
+#endif
+
+/* A color that marks an argument error of the process that brought it. */
+#define BAD_COLOR (-1)
+
+static int copy_attributes_and_publish(MPIR_Comm *old, MPIR_Comm *c, MPI_Comm *newcomm)
+{
+    int err = MPIR_Attr_copy_all(&old->attributes, MPIR_Comm_handle(old), &c->attributes);
+    if (err) {
+        MPIR_Comm_release(c);
+        return err;
+    }
+    *newcomm = MPIR_Comm_handle(c);
+    return MPI_SUCCESS;
+}
+
+/* A communicator like comm on new contexts: the same groups, the same error handler. */
+static int dup_comm(MPIR_Comm *comm, MPIR_Comm **out)
+{
+    int ids[2], err;
+    if (!comm->is_inter) {
+        err = MPIR_Context_alloc(comm, 1, ids);
+        if (err)
+            return err;
+        err = MPIR_Comm_new(comm, comm->local_group, ids[0], out);
+        if (err)
+            MPIR_Context_free(ids[0]);
+        return err;
+    }
+    /* Each group agrees on its receive context and its new local_comm's; the groups swap the
+     * former (each side sends on the other's). */
+    err = MPIR_Context_alloc(comm->local_comm, 2, ids);
+    if (err)
+        return err;
+    int remote_ctx = -1;
+    err = MPIR_Comm_swap_with_remote(comm, &ids[0], 1, &remote_ctx, 1);
+    if (err == MPI_SUCCESS)
+        err = MPIR_Comm_new_inter(comm, comm->local_group, comm->remote_group, remote_ctx, ids[0], ids[1], out);
+    if (err) {
+        MPIR_Context_free(ids[0]);
+        MPIR_Context_free(ids[1]);
+    }
+    return err;
+}
+
+int MPIR_Comm_dup_impl(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    MPIR_Comm *old = MPIR_Comm_lookup(comm), *c;
+    int err = dup_comm(old, &c);
+    return err ? err : copy_attributes_and_publish(old, c, newcomm);
+}
+
+int MPIR_Comm_dup_with_info_impl(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    (void) info;    /* no hint changes how a communicator behaves here */
+    return MPIR_Comm_dup_impl(comm, newcomm);
+}
+
+/* ---- split ---- */
+
+struct member {
+    int key, rank;
+};
+
+static int by_key_then_rank(const void *a, const void *b)
+{
+    const struct member *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* The group of the processes of g whose color in table (color, key pairs by rank) is color,
+ * ordered by key, then rank; NULL (and MPI_SUCCESS) if there are none. */
+static int members_of(const MPIR_Group *g, const int *table, int color, MPIR_Group **out)
+{
+    struct member *m = malloc(((size_t) g->size + 1) * sizeof *m);
+    int *lpids = malloc(((size_t) g->size + 1) * sizeof *lpids);
+    int n = 0, err = MPI_SUCCESS;
+    if (m == NULL || lpids == NULL) {
+        err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory");
+    } else {
+        for (int r = 0; r < g->size; r++)
+            if (table[2 * r] == color)
+                m[n++] = (struct member) { table[2 * r + 1], r };
+        qsort(m, (size_t) n, sizeof *m, by_key_then_rank);
+        for (int i = 0; i < n; i++)
+            lpids[i] = g->lpids[m[i].rank];
+        *out = NULL;
+        if (n > 0)
+            err = MPIR_Group_make(lpids, n, out);
+    }
+    free(m);
+    free(lpids);
+    return err;
+}
+
+/* Gathers the (color, key) pairs of the local group, and of the remote group if comm is an
+ * intercommunicator, into new tables. */
+static int gather_colors(MPIR_Comm *comm, int color, int key, int **local_table, int **remote_table)
+{
+    MPIR_Comm *local = MPIR_Comm_local(comm);
+    int n = local->size, rn = comm->is_inter ? comm->remote_size : 0;
+    int *mine = calloc(2 * (size_t) n, sizeof *mine);
+    int *all = malloc(2 * (size_t) n * sizeof *all);
+    int *remote = malloc((2 * (size_t) rn + 1) * sizeof *remote);
+    int err = MPI_SUCCESS;
+    if (mine == NULL || all == NULL || remote == NULL)
+        err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory");
+    /* Every process enters the collective even after a local failure, so none is left waiting;
+     * a failed process contributes a bad color. */
+    if (mine) {
+        mine[2 * local->rank] = err ? BAD_COLOR : color;
+        mine[2 * local->rank + 1] = key;
+    }
+    int e = MPIR_Allreduce_impl(mine, all, 2 * n, MPI_INT, MPI_SUM, MPIR_Comm_handle(local));
+    err = err ? err : e;
+    if (comm->is_inter && err == MPI_SUCCESS)
+        err = MPIR_Comm_swap_with_remote(comm, all, 2 * n, remote, 2 * rn);
+    free(mine);
+    if (err) {
+        free(all);
+        free(remote);
+        return err;
+    }
+    *local_table = all;
+    *remote_table = remote;
+    return MPI_SUCCESS;
+}
+
+/* Returns the error every process reports when some process of the table brought a bad color. */
+static int check_colors(const int *table, int n, int bad_class, const char *what)
+{
+    for (int r = 0; r < n; r++)
+        if (table[2 * r] < 0 && table[2 * r] != MPI_UNDEFINED)
+            return MPIR_Err(bad_class, "process %d of the group %s", r, what);
+    return MPI_SUCCESS;
+}
+
+/* The communicator of the processes with this process's color (MPI_COMM_NULL for MPI_UNDEFINED),
+ * ordered by key. A negative color other than MPI_UNDEFINED makes the whole call fail with
+ * bad_class; what says why. */
+static int split(MPIR_Comm *comm, int color, int key, int bad_class, const char *what, MPI_Comm *newcomm)
+{
+    int *table, *remote_table, ids[2] = { -1, -1 }, remote_ctx = -1;
+    int err = gather_colors(comm, color, key, &table, &remote_table);
+    if (err)
+        return err;
+    MPIR_Comm *local = MPIR_Comm_local(comm);
+    err = check_colors(table, local->size, bad_class, what);
+    if (err == MPI_SUCCESS && comm->is_inter)
+        err = check_colors(remote_table, comm->remote_size, bad_class, what);
+
+    /* One agreement serves every color: the new communicators are disjoint. */
+    if (err == MPI_SUCCESS)
+        err = MPIR_Context_alloc(local, comm->is_inter ? 2 : 1, ids);
+    if (err == MPI_SUCCESS && comm->is_inter)
+        err = MPIR_Comm_swap_with_remote(comm, &ids[0], 1, &remote_ctx, 1);
+
+    MPIR_Group *lg = NULL, *rg = NULL;
+    MPIR_Comm *c = NULL;
+    if (err == MPI_SUCCESS && color != MPI_UNDEFINED) {
+        err = members_of(local->local_group, table, color, &lg);
+        if (err == MPI_SUCCESS && comm->is_inter)
+            err = members_of(comm->remote_group, remote_table, color, &rg);
+        if (err == MPI_SUCCESS && !comm->is_inter)
+            err = MPIR_Comm_new(comm, lg, ids[0], &c);
+        else if (err == MPI_SUCCESS && rg != NULL)      /* no remote partners: MPI_COMM_NULL */
+            err = MPIR_Comm_new_inter(comm, lg, rg, remote_ctx, ids[0], ids[1], &c);
+    }
+    MPIR_Group_release(lg);
+    MPIR_Group_release(rg);
+    free(table);
+    free(remote_table);
+    if (c == NULL) {    /* failed, or no new communicator here: its contexts go back */
+        for (int i = 0; i < 2; i++)
+            if (ids[i] >= 0)
+                MPIR_Context_free(ids[i]);
+    }
+    if (err == MPI_SUCCESS)
+        *newcomm = c ? MPIR_Comm_handle(c) : MPI_COMM_NULL;
+    return err;
+}
+
+int MPIR_Comm_split_impl(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    return split(MPIR_Comm_lookup(comm), color, key, MPI_ERR_ARG,
+                 "passed an invalid color (must be non-negative or MPI_UNDEFINED)", newcomm);
+}
+
+int MPIR_Comm_split_type_impl(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    (void) info;
+    /* All processes of a job share one machine's memory, so a shared-memory split keeps
+     * everyone; an unknown type is an argument error of the process that passed it. */
+    int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : split_type == MPI_COMM_TYPE_SHARED ? 0 : BAD_COLOR;
+    return split(MPIR_Comm_lookup(comm), color, key, MPI_ERR_ARG,
+                 "passed an unknown split_type (supported: MPI_COMM_TYPE_SHARED, MPI_UNDEFINED)", newcomm);
+}
+
+/* ---- create ---- */
+
+/* Whether every member of g belongs to the local group of comm. */
+static int is_subgroup(MPIR_Comm *comm, const MPIR_Group *g, bool *yes)
+{
+    int *map;
+    int err = MPIR_Group_rank_map(comm->local_group, &map);
+    if (err)
+        return err;
+    *yes = true;
+    for (int i = 0; i < g->size && *yes; i++)
+        *yes = map[g->lpids[i]] >= 0;
+    free(map);
+    return MPI_SUCCESS;
+}
+
+int MPIR_Comm_create_impl(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    MPIR_Comm *c = MPIR_Comm_lookup(comm);
+    MPIR_Group *g = MPIR_Group_lookup(group);
+    bool subgroup = false;
+    int color = g->rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0;
+    if (is_subgroup(c, g, &subgroup) != MPI_SUCCESS || !subgroup)
+        color = BAD_COLOR;
+    return split(c, color, g->rank, MPI_ERR_GROUP,
+                 "passed a group that is not a subgroup of the communicator's group", newcomm);
+}
+
+int MPIR_Comm_create_group_impl(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    MPIR_Comm *c = MPIR_Comm_lookup(comm);
+    MPIR_Group *g = MPIR_Group_lookup(group);
+    if (c->is_inter)
+        return MPIR_Err(MPI_ERR_COMM, "comm must be an intracommunicator");
+    if (tag < 0 || tag > MPIR_TAG_UB)
+        return MPIR_Err(MPI_ERR_TAG, "invalid tag %d, must be in [0, %d]", tag, MPIR_TAG_UB);
+    bool subgroup;
+    int err = is_subgroup(c, g, &subgroup);
+    if (err)
+        return err;
+    if (!subgroup)
+        return MPIR_Err(MPI_ERR_GROUP, "group is not a subgroup of the communicator's group");
+    if (g->rank == MPI_UNDEFINED) {     /* not a member: nothing to take part in (as in MPICH) */
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    /* The new communicator gets a group of its own: the user may free theirs at once. */
+    MPIR_Group *copy;
+    err = MPIR_Group_make(g->lpids, g->size, &copy);
+    if (err)
+        return err;
+    int id;
+    MPIR_Comm *nc;
+    err = MPIR_Context_alloc_group(c, copy, tag, 1, &id);
+    if (err == MPI_SUCCESS) {
+        err = MPIR_Comm_new(c, copy, id, &nc);
+        if (err)
+            MPIR_Context_free(id);
+    }
+    MPIR_Group_release(copy);
+    if (err == MPI_SUCCESS)
+        *newcomm = MPIR_Comm_handle(nc);
+    return err;
+}
+
+/* ---- free ---- */
+
+int MPIR_Comm_free_impl(MPI_Comm *comm)
+{
+    if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+        return MPIR_Err(MPI_ERR_COMM, "%s cannot be freed", *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
+                                                                                   : "MPI_COMM_SELF");
+    MPIR_Comm *c = MPIR_Comm_lookup(*comm);
+    /* Delete callbacks first, while the handle is still valid for them; if one fails, the
+     * communicator stays as it was (MPI 4.1, attribute caching). */
+    int err = MPIR_Attr_delete_all(&c->attributes, *comm);
+    if (err)
+        return err;
+    if (atomic_exchange(&c->freed, 1))
+        return MPIR_Err(MPI_ERR_COMM, "the communicator was freed by another thread");
+    *comm = MPI_COMM_NULL;
+    MPIR_Comm_release(c);   /* pending requests keep it alive until they complete */
+    return MPI_SUCCESS;
+}
+
+int MPIR_Comm_get_parent_impl(MPI_Comm *parent)
+{
+    *parent = MPI_COMM_NULL;    /* no process of this library is ever spawned */
+    return MPI_SUCCESS;
+}

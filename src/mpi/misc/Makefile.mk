@@ -1,0 +1,4 @@
+libmpi_la_SOURCES += \
+    src/mpi/misc/alloc_mem.c \
+    src/mpi/misc/processor_name.c \
+    src/mpi/misc/leaks.c

@@ -1,0 +1,115 @@
+/*
+ * MPI_Allgather and MPI_Allgatherv on groups of every size, with basic and derived types (struct
+ * of mixed types, vector, reversed indexed, negative stride, resized): each rank sends with one
+ * layout and receives with another of the same signature; MPI_IN_PLACE. Allgatherv places the
+ * blocks in reverse rank order with gaps; no byte outside the data may change.
+ */
+#include "colltest.h"
+#include "layouts.h"
+
+static int value(int sender, int salt, int k)
+{
+    return 100 * sender + 3 * k + salt;
+}
+
+static void test_allgather(MPI_Comm comm, int family, int m, int in_place)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    Layout ls[8];
+    int nl = layouts_make(family, m, 0, ls);
+    for (int shift = 0; shift < nl; shift++) {
+        const Layout *sl = &ls[(rank + shift) % nl], *rl = &ls[(rank + shift + 1) % nl];
+        Buf sb, rb;
+        buf_alloc_blocks(&sb, sl, 1);
+        buf_alloc_blocks(&rb, rl, size);
+        for (int k = 0; k < m; k++)
+            put_elem(in_place ? rl : sl, in_place ? rb.base + rank * rl->block : sb.base, k, value(rank, shift, k));
+        CHECK_MPI(MPI_Allgather(in_place ? MPI_IN_PLACE : sb.base, in_place ? -1 : sl->count,
+                                in_place ? MPI_DATATYPE_NULL : sl->type, rb.base, rl->count, rl->type, comm));
+        unsigned char *map = calloc(rb.size, 1);
+        for (int i = 0; i < size; i++) {
+            char *block = rb.base + i * rl->block;
+            mark_block(&rb, map, rl, block, m);
+            for (int k = 0; k < m; k++) {
+                int v;
+                int ok = get_elem(rl, block, k, &v);
+                CHECK(ok && v == value(i, shift, k), "%sblock of %d as %s, element %d: got %d, expected %d in %s",
+                      in_place ? "in place, " : "", i, rl->name, k, v, value(i, shift, k), colltest_name(comm));
+            }
+        }
+        check_gaps(&rb, map, rl->name);
+        free(map);
+        buf_free(&rb);
+        buf_free(&sb);
+    }
+    layouts_free(ls, nl);
+}
+
+static int count_of(int i, int m)
+{
+    return (i * 5) % 4 + m;
+}
+
+static void test_allgatherv(MPI_Comm comm, int family, int m, int in_place)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    Layout ls[8];
+    int nl = layouts_make(family, m, 1, ls);
+    int *counts = malloc((size_t) size * sizeof(int)), *displs = malloc((size_t) size * sizeof(int));
+    Vblock *vb = malloc((size_t) size * sizeof(Vblock));
+    for (int shift = 0; shift < nl; shift++) {
+        const Layout *sl = &ls[(rank + shift) % nl], *rl = &ls[(rank + shift + 1) % nl];
+        Vblock mine = { sl, count_of(rank, m), 0 };
+        Buf sb, rb;
+        buf_alloc(&sb, 0, (mine.count + 1) * sl->stride);
+        vblock_fill(&sb, &mine, value, rank, shift);
+        for (int i = 0; i < size; i++)
+            vb[i] = (Vblock) { rl, count_of(i, m), 0 };
+        buf_alloc(&rb, 0, vblocks_place(vb, size));
+        for (int i = 0; i < size; i++) {
+            counts[i] = vb[i].count;
+            displs[i] = (int) (vb[i].off / rl->stride);
+        }
+        if (in_place)
+            vblock_fill(&rb, &vb[rank], value, rank, shift);
+        CHECK_MPI(MPI_Allgatherv(in_place ? MPI_IN_PLACE : sb.base, in_place ? 0 : mine.count,
+                                 in_place ? MPI_DATATYPE_NULL : sl->type, rb.base, counts, displs, rl->type, comm));
+        unsigned char *map = calloc(rb.size, 1);
+        char what[200];
+        for (int i = 0; i < size; i++) {
+            mark_block(&rb, map, rl, rb.base + vb[i].off, vb[i].count);
+            snprintf(what, sizeof what, "MPI_Allgatherv%s, block of %d in %s", in_place ? " in place" : "", i,
+                     colltest_name(comm));
+            vblock_check(&rb, &vb[i], value, i, shift, what);
+        }
+        check_gaps(&rb, map, what);
+        free(map);
+        buf_free(&rb);
+        buf_free(&sb);
+    }
+    free(counts);
+    free(displs);
+    free(vb);
+    layouts_free(ls, nl);
+}
+
+int main(int argc, char **argv)
+{
+    MTest_Init(&argc, &argv);
+    Colltest_comms cs;
+    colltest_comms(&cs);
+    for (int i = 0; i < cs.n; i++)
+        for (int family = INTS; family <= RECORDS; family++)
+            for (int in_place = 0; in_place < 2; in_place++) {
+                test_allgather(cs.comms[i], family, 1, in_place);
+                test_allgather(cs.comms[i], family, 9, in_place);
+                test_allgatherv(cs.comms[i], family, 0, in_place);
+                test_allgatherv(cs.comms[i], family, 3, in_place);
+            }
+    colltest_free(&cs);
+    return MTest_Finalize();
+}
