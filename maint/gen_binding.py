@@ -33,7 +33,9 @@ Operations and collectives: OP, OP_INOUT (validated: MPI_ERR_OP), OP_OUT; DATATY
 left for the implementation to check where it is significant: root-only arguments, send types
 ignored with MPI_IN_PLACE); COUNTS(comm), DISPLS(comm), DATATYPES(comm) (the per-rank arrays of the
 v/w collectives, one entry per rank comm addresses, unchecked and possibly NULL; the int twin is
-widened to MPI_Count / MPI_Aint).
+widened to MPI_Count / MPI_Aint). COUNTS(comm, root=root) is read only at the root, and
+COUNTS(comm, inplace=sendbuf) only when sendbuf is not MPI_IN_PLACE; elsewhere the implementation
+gets NULL for it in the int twin (the user's pointer in the _c twin).
 
 Info objects and windows: INFO (validated: MPI_ERR_INFO; MPI_INFO_ENV is valid), INFO_OR_NULL (also
 MPI_INFO_NULL), INFO_OUT, INFO_INOUT; WIN (validated: MPI_ERR_WIN), WIN_OUT, WIN_INOUT.
@@ -140,9 +142,14 @@ class Param:
         m = re.fullmatch(r'(\w+)\[(\w+)\]', kind)
         self.length = None
         self.comm = None
-        v = re.fullmatch(r'(\w+)\((\w+)\)', kind)
+        self.significant = None     # C condition under which a VECTORS array is read
+        v = re.fullmatch(r'(\w+)\((\w+)(?:, (root|inplace)=(\w+))?\)', kind)
         if v and v.group(1) in VECTORS:
             self.kind, self.comm = v.group(1), v.group(2)
+            if v.group(3) == 'root':
+                self.significant = f'MPIR_Comm_lookup({self.comm})->rank == {v.group(4)}'
+            elif v.group(3) == 'inplace':
+                self.significant = f'{v.group(4)} != MPI_IN_PLACE'
         elif m:
             self.kind, self.length = m.group(1), m.group(2)
             if self.kind not in ARRAYS:
@@ -387,8 +394,10 @@ def emit_function(fn, suffix, large, out):
             body.append(f'    n_{p.name} = *{p.name};')
     for p in widened:
         if p.comm:
-            # one entry per rank the communicator addresses; NULL stays NULL
-            body.append(f'    if ({p.name} != NULL) {{')
+            # one entry per rank the communicator addresses; NULL stays NULL, and an array that is
+            # not significant here is not read at all (it may be garbage)
+            cond = f'{p.name} != NULL' + (f' && {p.significant}' if p.significant else '')
+            body.append(f'    if ({cond}) {{')
             body.append(f'        size_t n_ = (size_t) MPIR_Comm_lookup({p.comm})->remote_size;')
             body.append(f'        w_{p.name} = malloc((n_ > 0 ? n_ : 1) * sizeof *w_{p.name});')
             body.append(f'        if (w_{p.name} == NULL) {{ err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory"); goto fn_fail; }}')

@@ -23,6 +23,7 @@ typedef struct MPIR_Group {
     int size;
     int rank;               /* of the calling process, MPI_UNDEFINED if not a member */
     int *lpids;             /* world rank of each member, in group order */
+    int is_user;            /* a handle the user holds (communicators never share these) */
 } MPIR_Group;
 
 #define MPIR_CONTEXT_COLL_OFFSET 1

@@ -1,6 +1,6 @@
 #!/bin/bash
 #
-# Builds the libFuzzer target test/fuzz/fuzz_datatype.c together with the library's sources,
+# Builds the libFuzzer target (test/fuzz/*.c) together with the library's sources,
 # everything instrumented with libFuzzer, AddressSanitizer (with LeakSanitizer) and UBSan.
 #
 #   test/fuzz/build.sh [BUILD_DIR]
@@ -72,7 +72,8 @@ if [ "$(cat "$obj/flags" 2>/dev/null)" != "$CC ${flags[*]}" ]; then
     rm -f "$obj"/*.o
     echo "$CC ${flags[*]}" >"$obj/flags"
 fi
-newest_header=$(find "$top/src" "$gen" "$build/src/include" -name '*.h' -printf '%T@\n' | sort -n | tail -1)
+newest_header=$(find "$top/src" "$top/test/fuzz" "$gen" "$build/src/include" -name '*.h' -printf '%T@\n' \
+    | sort -n | tail -1)
 compile() {   # compile SRC OBJ
     local src=$1 o=$2
     if [ -f "$o" ] && [ "$o" -nt "$src" ] \
@@ -83,7 +84,7 @@ compile() {   # compile SRC OBJ
 }
 objects=()
 pids=()
-for src in "${sources[@]}" "$top/test/fuzz/fuzz_datatype.c"; do
+for src in "${sources[@]}" "$top"/test/fuzz/*.c; do
     o=$obj/$(echo "${src#"$top"/}" | tr '/' '_' | sed 's/\.c$/.o/')
     objects+=("$o")
     compile "$src" "$o" &

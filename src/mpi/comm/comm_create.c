@@ -75,6 +75,31 @@ int MPIR_Comm_dup_with_info_impl(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm
     return MPIR_Comm_dup_impl(comm, newcomm);
 }
 
+/* The nonblocking forms complete at once: the dup runs to the end inside the call. Programs that
+ * start idups and wait later work unchanged, as long as no process needs another to make progress
+ * between its MPI_Comm_idup and that process's (the usual case: the same collectives in the same
+ * order everywhere). */
+int MPIR_Comm_idup_impl(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    MPIR_Request *req = MPIR_Request_create(MPIR_REQUEST_GENERALIZED);
+    if (req == NULL)
+        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory or of request handles");
+    int err = MPIR_Comm_dup_impl(comm, newcomm);
+    if (err) {
+        MPIR_Request_release(req);
+        return err;
+    }
+    atomic_store_explicit(&req->complete, 1, memory_order_release);
+    *request = MPIR_Object_handle(req);
+    return MPI_SUCCESS;
+}
+
+int MPIR_Comm_idup_with_info_impl(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
+{
+    (void) info;
+    return MPIR_Comm_idup_impl(comm, newcomm, request);
+}
+
 /* ---- split ---- */
 
 struct member {

@@ -24,8 +24,8 @@ int MPIR_Group_new_handle(const MPIR_Group *g, MPI_Group *handle);
 int MPIR_Group_compare_groups(const MPIR_Group *a, const MPIR_Group *b);
 /* Rank in g of each world rank (-1 for non-members), in a new array of world_size entries. */
 int MPIR_Group_rank_map(const MPIR_Group *g, int **map);
-/* At MPI_Finalize, after every communicator is gone: frees the groups the user never freed, and
- * lists them on stderr if report is set. */
+/* At MPI_Finalize, after the communicators: frees the groups the user never freed, and lists them
+ * on stderr if report is set. */
 void MPIR_Group_finalize(bool report);
 
 #endif

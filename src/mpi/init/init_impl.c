@@ -79,11 +79,11 @@ int MPIR_Finalize_impl(void)
      * at the start of MPI_Finalize) may still call MPI, and may free datatypes the datatype module
      * would otherwise report as leaked. */
     MPIR_Attr_finalize();
+    MPIR_Pt2pt_finalize();      /* buffered sends still going hold communicators */
     MPIR_Comm_finalize();
     MPIR_Type_f90_finalize();   /* after attributes: SELF delete callbacks may use f90 types */
     MPID_Datatype_finalize();
     MPIR_Op_finalize();
-    MPIR_Pt2pt_finalize();
     MPIR_Report_leaks();        /* LOOM_REPORT_LEAKS=1: every handle the program never freed */
     if (!err)
         err = MPID_Finalize();
@@ -97,9 +97,10 @@ int MPIR_Abort_impl(MPI_Comm comm, int errorcode)
     char what[MPIR_HANDLE_STR_MAX], line[128];
     snprintf(line, sizeof line, "MPI_Abort(%s, %d): process %d aborted the job", MPIR_Comm_str(comm, what),
              errorcode, MPIR_Process.world_rank);
-    /* The shell sees only the low 8 bits of an exit status; never let a non-zero code become 0. */
+    /* The shell sees only the low 8 bits of an exit status; an abort must never look like success
+     * (not even MPI_Abort(comm, 0)), or mpiexec would let the other ranks run on. */
     int status = errorcode & 0xff;
-    if (status == 0 && errorcode != 0)
+    if (status == 0)
         status = 1;
     fflush(stdout);
     MPIR_Abort_process(status, line);

@@ -119,24 +119,17 @@ static int apply_chunked(MPIR_Op_kernel *kernel, MPI_Datatype el, const void *in
     char *a = mem, *b = mem + packed_bytes, *la = b + packed_bytes, *lb = la + laid_bytes;
 
     /* inout is read and written by two cursors, so each only moves forward (no seeks) */
-    MPID_Segment s_in, s_read, s_write;
-    int err = MPID_Segment_init(&s_in, in, count, type);
-    if (err == MPI_SUCCESS && (err = MPID_Segment_init(&s_read, inout, count, type)) != MPI_SUCCESS)
-        MPID_Segment_free(&s_in);
-    if (err == MPI_SUCCESS && (err = MPID_Segment_init(&s_write, inout, count, type)) != MPI_SUCCESS) {
-        MPID_Segment_free(&s_in);
-        MPID_Segment_free(&s_read);
-    }
-    if (err) {
-        free(mem);
-        return err;
-    }
+    MPID_Segment seg[3];                /* in, inout read, inout written */
+    const void *bufs[3] = { in, inout, inout };
+    int ready = 0, err = MPI_SUCCESS;
+    while (ready < 3 && (err = MPID_Segment_init(&seg[ready], bufs[ready], count, type)) == MPI_SUCCESS)
+        ready++;
     for (MPI_Count first = 0; first < total && err == MPI_SUCCESS;) {
         MPI_Count n = (total - first) / e->size < per_chunk ? (total - first) / e->size : per_chunk;
         MPI_Count end = first + n * e->size, l1 = end, l2 = end, l3 = end;
-        err = MPID_Segment_pack(&s_in, first, &l1, a);
+        err = MPID_Segment_pack(&seg[0], first, &l1, a);
         if (err == MPI_SUCCESS)
-            err = MPID_Segment_pack(&s_read, first, &l2, b);
+            err = MPID_Segment_pack(&seg[1], first, &l2, b);
         if (err == MPI_SUCCESS && (l1 != end || l2 != end))
             err = MPIR_Err(MPI_ERR_INTERN, "reduction chunk [%lld, %lld) ended early", (long long) first,
                            (long long) end);
@@ -150,12 +143,11 @@ static int apply_chunked(MPIR_Op_kernel *kernel, MPI_Datatype el, const void *in
         } else {
             kernel(a, b, n);
         }
-        err = MPID_Segment_unpack(&s_write, first, &l3, b);
+        err = MPID_Segment_unpack(&seg[2], first, &l3, b);
         first = end;
     }
-    MPID_Segment_free(&s_in);
-    MPID_Segment_free(&s_read);
-    MPID_Segment_free(&s_write);
+    for (int i = 0; i < ready; i++)
+        MPID_Segment_free(&seg[i]);
     free(mem);
     return err;
 }

@@ -51,21 +51,17 @@ static const char *kind_name(MPIR_Request_kind kind)
 static void report_leak(void *obj, void *arg)
 {
     MPIR_Request *req = obj;
-    int *count = arg;
+    (void) arg;
     if (req->freed_by_user)
         return;     /* the device still completes it */
     fprintf(stderr, "Loom MPI: %s request 0x%08x was never completed or freed%s\n", kind_name(req->kind),
             (unsigned) MPIR_Object_handle(req), MPIR_Request_is_complete(req) ? "" : " (still pending)");
-    ++*count;
 }
 
 /* MPI_Finalize, after the world's barrier and before the device leaves. */
 void MPIR_Pt2pt_finalize(void)
 {
     MPIR_Bsend_finalize();
-    const char *report = getenv("LOOM_REPORT_LEAKS");
-    if (report && *report && *report != '0') {
-        int count = 0;
-        MPIR_Pool_foreach(&request_pool, report_leak, &count);
-    }
+    if (MPIR_Leak_report_wanted())
+        MPIR_Pool_foreach(&request_pool, report_leak, NULL);
 }

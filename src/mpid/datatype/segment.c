@@ -458,7 +458,7 @@ static void add_windows(MPID_Loop *l)
 
 static bool have_window_unit(void)
 {
-    static int have = -1;
+    static _Atomic int have = -1;   /* threads may race to fill it: they store the same value */
     if (have < 0) {
         __builtin_cpu_init();
         have = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")

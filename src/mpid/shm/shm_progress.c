@@ -253,7 +253,7 @@ static void describe(char *out, size_t len, MPI_Count n, MPI_Datatype basic)
 
 static bool type_check_enabled(void)
 {
-    static int enabled = -1;
+    static _Atomic int enabled = -1;
     if (enabled < 0) {
         const char *e = getenv("LOOM_TYPE_CHECK");
         enabled = !(e && e[0] == '0');

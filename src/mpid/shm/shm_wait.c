@@ -46,7 +46,7 @@ uint32_t shm_doorbell_value(void)
 /* More ranks than cores: spinning only steals the core from the rank we wait for. */
 static bool oversubscribed(void)
 {
-    static int over = -1;
+    static _Atomic int over = -1;   /* threads may race to fill it: they store the same value */
     if (over < 0)
         over = shm.nranks > sysconf(_SC_NPROCESSORS_ONLN);
     return over;

@@ -99,11 +99,14 @@ static void test_alltoallvw(MPI_Comm comm, int family, int m, int in_place, int 
                 vblock_fill(&sb, &svb[p], value, PAIR(rank, p), shift);
         }
         const void *sbuf = in_place ? MPI_IN_PLACE : sb.base;
+        /* in place, the send arguments are ignored: garbage that must not even be read */
+        const int *garbage = (const int *) 16;
         if (w)
-            CHECK_MPI(MPI_Alltoallw(sbuf, in_place ? NULL : scounts, in_place ? NULL : sdispls,
-                                    in_place ? NULL : stypes, rb.base, rcounts, rdispls, rtypes, comm));
+            CHECK_MPI(MPI_Alltoallw(sbuf, in_place ? garbage : scounts, in_place ? garbage : sdispls,
+                                    in_place ? (const MPI_Datatype *) garbage : stypes, rb.base, rcounts, rdispls,
+                                    rtypes, comm));
         else
-            CHECK_MPI(MPI_Alltoallv(sbuf, in_place ? NULL : scounts, in_place ? NULL : sdispls,
+            CHECK_MPI(MPI_Alltoallv(sbuf, in_place ? garbage : scounts, in_place ? garbage : sdispls,
                                     in_place ? MPI_DATATYPE_NULL : stypes[0], rb.base, rcounts, rdispls, rtypes[0],
                                     comm));
         unsigned char *map = calloc(rb.size, 1);

@@ -2,7 +2,8 @@
  * MPI_Comm_dup (MPI 4.1, 7.4.2): the duplicate has the same group (same rank, same size,
  * MPI_CONGRUENT to the original) but a new context, so a message sent on one communicator is never
  * received on the other, even with the same source and tag; a dup of a dup works the same way;
- * freeing sets the handle to MPI_COMM_NULL. Run with 4 processes.
+ * MPI_Comm_idup gives the same through a request; freeing sets the handle to MPI_COMM_NULL. Run
+ * with 4 processes.
  */
 #include "mtest.h"
 
@@ -82,6 +83,22 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Comm_dup_with_info(dup, MPI_INFO_NULL, &withinfo));
     CHECK_MPI(MPI_Comm_compare(withinfo, MPI_COMM_WORLD, &result));
     CHECK_EQ(result, MPI_CONGRUENT);
+
+    /* the nonblocking form: several started, then waited for together */
+    MPI_Comm idups[3];
+    MPI_Request ireqs[3];
+    for (int i = 0; i < 3; i++)
+        CHECK_MPI(MPI_Comm_idup(i == 1 ? MPI_COMM_SELF : dup, &idups[i], &ireqs[i]));
+    CHECK_MPI(MPI_Waitall(3, ireqs, MPI_STATUSES_IGNORE));
+    for (int i = 0; i < 3; i++) {
+        CHECK(ireqs[i] == MPI_REQUEST_NULL, "request %d not reset", i);
+        CHECK_MPI(MPI_Comm_size(idups[i], &s));
+        CHECK_EQ(s, i == 1 ? 1 : size);
+    }
+    CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, idups[2]));
+    CHECK_EQ(sum, size * (size - 1) / 2);
+    for (int i = 0; i < 3; i++)
+        CHECK_MPI(MPI_Comm_free(&idups[i]));
 
     CHECK_MPI(MPI_Comm_free(&withinfo));
     CHECK_MPI(MPI_Comm_free(&self));

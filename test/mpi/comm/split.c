@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 
     /* 4. an invalid color is an error on every process, not only the one that passed it */
     MPI_Comm bad = MPI_COMM_WORLD;
-    CHECK_ERR(MPI_Comm_split(MPI_COMM_WORLD, rank == 1 ? -5 : 0, 0, &bad), MPI_ERR_ARG);
+    CHECK_ERR(MPI_Comm_split(MPI_COMM_WORLD, rank == size - 1 ? -5 : 0, 0, &bad), MPI_ERR_ARG);
     CHECK(bad == MPI_COMM_WORLD, "newcomm changed on error");
 
     CHECK_MPI(MPI_Comm_free(&quarter));

@@ -54,8 +54,8 @@ int main(int argc, char **argv)
         return child(argv + 2);
     MTest_Init(&argc, &argv);
     if (pm_init(argv[0]) == 0) {
-        expect("wait", SIGTERM, 0, 1.5);
-        expect("wait", SIGINT, 0, 1.5);
+        expect("wait", SIGTERM, 0, 1.9);   /* at once: no SIGKILL needed */
+        expect("wait", SIGINT, 0, 1.9);
         expect("stubborn", SIGTERM, 1.9, 10);
     }
     return MTest_Finalize();
