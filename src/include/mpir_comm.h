@@ -32,7 +32,8 @@ typedef struct MPIR_Comm {
     MPIR_Object obj;
     int rank, size;                     /* in the local group */
     int context_id;                     /* even; context_id + 1 carries the collectives */
-    int recv_context_id;                /* intercommunicators: the context the remote side sends on */
+    int recv_context_id;                /* intercommunicators: the context the remote side sends on
+                                           (intracommunicators: equal to context_id) */
     int is_inter;
     MPIR_Group *local_group;
     MPIR_Group *remote_group;           /* intercommunicators only */

@@ -6,9 +6,10 @@
 #   test/fuzz/build.sh [BUILD_DIR]
 #
 # BUILD_DIR is a configured build tree (it supplies src/include/loom_config.h and mpi.h). Without
-# it, configure runs once in a scratch directory ($LOOM_FUZZ_DIR, default /tmp/loom-fuzz). The
-# bindings are generated from maint/api into that scratch directory, so the source tree is never
-# written to (except by ./autogen.sh when a fresh checkout has no configure script yet).
+# it: the source tree itself if it is configured in place, else a configure run in a scratch
+# directory ($LOOM_FUZZ_DIR, default /tmp/loom-fuzz). The bindings are generated from maint/api
+# into that scratch directory too, so the source tree is never written to (except by ./autogen.sh
+# when a fresh checkout has no configure script yet).
 # Prints the path of the fuzzer binary on its last line.
 #
 # LOOM_FUZZ_CFLAGS adds compiler flags (e.g. -fno-sanitize=pointer-overflow to look past one
@@ -23,6 +24,8 @@ CC=${CC:-clang}
 
 if [ $# -ge 1 ]; then
     build=$(cd "$1" && pwd)
+elif [ -f "$top/config.status" ] && [ -f "$top/src/include/mpi.h" ]; then
+    build=$top      # configured in place: a VPATH configure would refuse to run
 else
     build=$work/config
     if [ ! -f "$build/src/include/mpi.h" ] || [ "$top/configure" -nt "$build/config.status" ] \
@@ -65,21 +68,18 @@ flags=(-g -O1 -std=gnu11 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,addre
        -I"$gen" -I"$top/src/include" -I"$build/src/include" -I"$top/src/mpid/datatype"
        $(pkg-config --cflags hwloc 2>/dev/null || true) ${LOOM_FUZZ_CFLAGS:-})
 
-# Objects are rebuilt when their source or any header is newer, or the flags changed.
+# Objects are rebuilt when their source is newer; all of them when a header or the flags changed
+# (a stamp holds the checksum of both, written once the build succeeded).
 obj=$work/obj
 mkdir -p "$obj"
-if [ "$(cat "$obj/flags" 2>/dev/null)" != "$CC ${flags[*]}" ]; then
-    rm -f "$obj"/*.o
-    echo "$CC ${flags[*]}" >"$obj/flags"
+stamp=$( (echo "$CC ${flags[*]}"; find "$top/src" "$top/test/fuzz" "$gen" "$build/src/include" -name '*.h' \
+          -exec cat {} +) | sha1sum | cut -c1-40)
+if [ "$(cat "$obj/stamp" 2>/dev/null)" != "$stamp" ]; then
+    rm -f "$obj"/*.o "$obj/stamp"
 fi
-newest_header=$(find "$top/src" "$top/test/fuzz" "$gen" "$build/src/include" -name '*.h' -printf '%T@\n' \
-    | sort -n | tail -1)
 compile() {   # compile SRC OBJ
     local src=$1 o=$2
-    if [ -f "$o" ] && [ "$o" -nt "$src" ] \
-        && awk -v a="$(stat -c %Y "$o")" -v b="$newest_header" 'BEGIN { exit !(a > b) }'; then
-        return 0
-    fi
+    [ -f "$o" ] && [ "$o" -nt "$src" ] && return 0
     "$CC" "${flags[@]}" -c "$src" -o "$o"
 }
 objects=()
@@ -98,6 +98,9 @@ done
 for p in "${pids[@]}"; do wait "$p"; done
 
 out=$work/fuzz_datatype
-"$CC" -g -fsanitize=fuzzer,address,undefined ${LOOM_FUZZ_CFLAGS:-} -Wl,--wrap=MPIR_Pool_alloc "${objects[@]}" -o "$out" \
+# --wrap: the target sees where the datatype pool is, to count live records (leak check)
+"$CC" -g -fsanitize=fuzzer,address,undefined ${LOOM_FUZZ_CFLAGS:-} -Wl,--wrap=MPIR_Pool_alloc \
+    "${objects[@]}" -o "$out" \
     $(pkg-config --libs hwloc 2>/dev/null || echo -lhwloc) -lpthread -lm
+echo "$stamp" >"$obj/stamp"
 echo "$out"

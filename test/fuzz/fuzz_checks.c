@@ -352,7 +352,8 @@ static void check_iov_entries(const Stream *st, const MPID_Iov *iov, MPI_Count n
               "iov entry %lld does not hold stream bytes [%lld, ...)", (long long) i, (long long) q);
         q += iov[i].len;
     }
-    CHECK(q == last, "the iov holds %lld bytes, the range %lld", (long long) (q - first), (long long) (last - first));
+    CHECK(q == last, "the iov holds %lld bytes, the range %lld", (long long) (q - first),
+          (long long) (last - first));
 }
 
 static void check_iov_builder(Stream *st)
@@ -443,8 +444,8 @@ static void check_mpi_pack(Stream *st)
         out = guarded(S);
         position = 0;
         int rc = MPI_Pack(st->buf, count, st->type, out, (int) S - 1, &position, MPI_COMM_WORLD);
-        CHECK(fuzz_err_class(rc) == MPI_ERR_TRUNCATE && position == 0, "MPI_Pack into a short buffer gave class %d",
-              fuzz_err_class(rc));
+        CHECK(fuzz_err_class(rc) == MPI_ERR_TRUNCATE && position == 0,
+              "MPI_Pack into a short buffer gave class %d", fuzz_err_class(rc));
         CHECK(untouched(out, S), "MPI_Pack into a short buffer wrote to it");
         check_guards(out, S, "MPI_Pack (short)");
         unguard(out);
@@ -470,8 +471,8 @@ static void check_element_counts(Stream *st)
         CHECK(MPI_Status_set_elements_x(&status, MPI_BYTE, nb) == MPI_SUCCESS, "set_elements(MPI_BYTE) failed");
         CHECK(MPI_Get_elements_x(&status, st->type, &got) == MPI_SUCCESS, "MPI_Get_elements_x failed");
         want = size == 0 ? (nb == 0 ? 0 : MPI_UNDEFINED) : st->bound[nb] ? want : MPI_UNDEFINED;
-        CHECK(got == want, "MPI_Get_elements_x of %lld bytes = %lld, expected %lld", (long long) nb, (long long) got,
-              (long long) want);
+        CHECK(got == want, "MPI_Get_elements_x of %lld bytes = %lld, expected %lld", (long long) nb,
+              (long long) got, (long long) want);
         CHECK(MPI_Get_count_c(&status, st->type, &got) == MPI_SUCCESS, "MPI_Get_count_c failed");
         want = size == 0 ? (nb == 0 ? 0 : MPI_UNDEFINED) : nb % size == 0 ? nb / size : MPI_UNDEFINED;
         CHECK(got == want, "MPI_Get_count_c of %lld bytes = %lld, expected %lld", (long long) nb, (long long) got,
@@ -497,7 +498,8 @@ static void check_type_iov(Stream *st)
 {
     MPI_Count niov = -1, iov_bytes = -1, got = -1, size = st->size;
     CHECK(MPIX_Type_iov_len(st->type, INT64_MAX, &niov, &iov_bytes) == MPI_SUCCESS, "MPIX_Type_iov_len failed");
-    CHECK(iov_bytes == size, "MPIX_Type_iov_len covers %lld bytes of %lld", (long long) iov_bytes, (long long) size);
+    CHECK(iov_bytes == size, "MPIX_Type_iov_len covers %lld bytes of %lld", (long long) iov_bytes,
+          (long long) size);
     if (niov > MAX_IOV)
         return;
     MPIX_Iov *iov = malloc(sizeof *iov * (size_t) (niov + 1));
@@ -520,8 +522,8 @@ static void check_type_iov(Stream *st)
     MPI_Count off = (MPI_Count) (next_random(st) % (uint64_t) (niov + 1)), max = 1 + (st->knobs & 3);
     MPIX_Iov win[4];
     CHECK(MPIX_Type_iov(st->type, off, win, max, &got) == MPI_SUCCESS, "MPIX_Type_iov(offset) failed");
-    CHECK(got == min_count(niov - off, max), "MPIX_Type_iov(offset %lld, max %lld) gave %lld pieces", (long long) off,
-          (long long) max, (long long) got);
+    CHECK(got == min_count(niov - off, max), "MPIX_Type_iov(offset %lld, max %lld) gave %lld pieces",
+          (long long) off, (long long) max, (long long) got);
     for (MPI_Count i = 0; i < got; i++)
         CHECK(win[i].iov_base == iov[off + i].iov_base && win[i].iov_len == iov[off + i].iov_len,
               "MPIX_Type_iov(offset %lld) piece %lld differs", (long long) off, (long long) i);
@@ -551,7 +553,8 @@ static void check_external32(Stream *st)
         CHECK(MPI_Unpack_external("external32", ext, esize, &position, fresh_back(st), count, st->type)
               == MPI_SUCCESS && position == esize, "MPI_Unpack_external failed");
         if (st->lossless)
-            CHECK(memcmp(st->back, st->expect, (size_t) st->span + 1) == 0, "external32 round trip changed the data");
+            CHECK(memcmp(st->back, st->expect, (size_t) st->span + 1) == 0,
+                  "external32 round trip changed the data");
     } else {
         /* a native long whose value does not fit the 4 bytes of external32 */
         CHECK(st->has_long && fuzz_err_class(rc) == MPI_ERR_CONVERSION, "MPI_Pack_external failed with class %d",
@@ -559,8 +562,46 @@ static void check_external32(Stream *st)
     }
     position = 0;
     rc = MPI_Pack_external("external64", st->buf, count, st->type, ext, esize, &position);
-    CHECK(fuzz_err_class(rc) == MPI_ERR_UNSUPPORTED_DATAREP, "an unknown datarep gave class %d", fuzz_err_class(rc));
+    CHECK(fuzz_err_class(rc) == MPI_ERR_UNSUPPORTED_DATAREP, "an unknown datarep gave class %d",
+          fuzz_err_class(rc));
     unguard(ext);
+}
+
+/* ---- types whose data is too far apart to allocate ---- */
+
+/* MPIX_Type_iov needs no buffer: its pieces of one instance are the model's elements, merged where
+ * they touch. Runs for every type small enough, however far apart its data lies. */
+static void check_addresses(const Prog *P, MPI_Datatype type, MPI_Count size)
+{
+    Elems model = { malloc(sizeof(int64_t) * (size_t) (size + 1)), malloc(sizeof(int32_t) * (size_t) (size + 1)),
+                    0, size + 1 };
+    CHECK(model.off && model.size, "out of memory in the fuzzer");
+    MPI_Count niov = -1, bytes = -1, got = -1, n = 0;
+    if (!model_expand(P, type, 0, &model))
+        goto done;
+    for (int64_t i = 0; i < model.n; i++)    /* merge in place */
+        if (n > 0 && model.off[n - 1] + model.size[n - 1] == model.off[i])
+            model.size[n - 1] += model.size[i];
+        else {
+            model.off[n] = model.off[i];
+            model.size[n++] = model.size[i];
+        }
+    CHECK(MPIX_Type_iov_len(type, INT64_MAX, &niov, &bytes) == MPI_SUCCESS && niov == n && bytes == size,
+          "MPIX_Type_iov_len = (%lld pieces, %lld bytes), the type map has (%lld, %lld)", (long long) niov,
+          (long long) bytes, (long long) n, (long long) size);
+    if (n > MAX_IOV)
+        goto done;
+    MPIX_Iov *iov = malloc(sizeof *iov * (size_t) (n + 1));
+    CHECK(iov && MPIX_Type_iov(type, 0, iov, n, &got) == MPI_SUCCESS && got == n, "MPIX_Type_iov failed");
+    for (MPI_Count i = 0; i < n; i++)
+        CHECK((int64_t) (intptr_t) iov[i].iov_base == model.off[i] && (int64_t) iov[i].iov_len == model.size[i],
+              "MPIX_Type_iov piece %lld is (%lld, %lld), the type map has (%lld, %lld)", (long long) i,
+              (long long) (intptr_t) iov[i].iov_base, (long long) iov[i].iov_len, (long long) model.off[i],
+              (long long) model.size[i]);
+    free(iov);
+  done:
+    free(model.off);
+    free(model.size);
 }
 
 /* ---- the whole sequence ---- */
@@ -595,6 +636,7 @@ void check_stream(const Prog *P, MPI_Datatype type, MPI_Count count, Input *in)
     st.knobs = fuzz_u8(in);
     TRACE("size %lld, lb %lld, extent %lld, true lb %lld, true extent %lld\n", (long long) st.size,
           (long long) lb, (long long) st.extent, (long long) st.tlb, (long long) textent);
+    check_addresses(P, type, st.size);
     if (!layout(&st))
         return;
     st.split = st.S ? st.split % (st.S + 1) : 0;
@@ -639,7 +681,8 @@ void check_big(MPI_Datatype type, MPI_Count count)
     if (overflows)
         CHECK(rc != MPI_SUCCESS, "MPI_Pack_size_c of an overflowing stream succeeded (%lld)", (long long) ps);
     else
-        CHECK(rc == MPI_SUCCESS && ps >= S, "MPI_Pack_size_c = %lld for %lld bytes", (long long) ps, (long long) S);
+        CHECK(rc == MPI_SUCCESS && ps >= S, "MPI_Pack_size_c = %lld for %lld bytes", (long long) ps,
+              (long long) S);
 
     unsigned char in[16] = { 0 }, out[16];
     if (overflows || S > (MPI_Count) sizeof out) {

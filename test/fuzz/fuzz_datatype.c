@@ -766,7 +766,9 @@ static void run_op(Prog *P)
     int variant = fuzz_u8(&P->in) & 3;
     switch (op) {
     case OP_CONTIG: case OP_VECTOR: case OP_HVECTOR: op_simple(P, op, variant); break;
-    case OP_INDEXED: case OP_HINDEXED: case OP_INDEXED_BLOCK: case OP_HINDEXED_BLOCK: op_indexed(P, op, variant); break;
+    case OP_INDEXED: case OP_HINDEXED: case OP_INDEXED_BLOCK: case OP_HINDEXED_BLOCK:
+        op_indexed(P, op, variant);
+        break;
     case OP_STRUCT: op_struct(P, variant); break;
     case OP_STRUCT2: op_struct_markers(P); break;
     case OP_VECTOR2: op_vector_of_contig(P); break;

@@ -191,7 +191,8 @@ bool model_expand(const Prog *P, MPI_Datatype h, int64_t base, Elems *e)
         if (m->n > e->cap)
             return false;
         for (int64_t j = 0; j < m->n; j++)
-            if (__builtin_mul_overflow(j, m->stride, &off) || (m->in_extents && __builtin_mul_overflow(off, extent, &off))
+            if (__builtin_mul_overflow(j, m->stride, &off)
+                || (m->in_extents && __builtin_mul_overflow(off, extent, &off))
                 || !expand_copies(P, m->types[0], base, off, m->len, e))
                 return false;
         return true;

@@ -52,10 +52,11 @@ if [ "$update" = 1 ]; then
     rm -rf "$merged"
     mkdir -p "$merged"
     "$fuzzer" -merge=1 -rss_limit_mb=2048 -timeout=10 "$merged" "$here/corpus" "$scratch" 2>/dev/null
-    # the hand-made seeds stay; the found inputs are replaced by the merged set, smallest first
-    find "$here/corpus" -type f ! -name 'seed-*' -delete
+    # the hand-made seeds and the fixed crashes (regress-*) stay; the found inputs are replaced by
+    # the merged set, smallest first
+    find "$here/corpus" -type f -name 'found-*' -delete
     declare -A seed_sums=()
-    for s in "$here"/corpus/seed-*; do
+    for s in "$here"/corpus/seed-* "$here"/corpus/regress-*; do
         seed_sums[$(sha1sum <"$s" | cut -c1-40)]=1
     done
     n=${#seed_sums[@]}

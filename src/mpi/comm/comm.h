@@ -10,13 +10,9 @@
 #define MPIR_COMM_INTERNAL_H_INCLUDED
 
 #include "mpiimpl.h"
-#include "mpir_impl_proto.h"
+#include "mpir_impl_proto.h"     /* MPIR_Allreduce_impl, the one collective used here */
 #include "mpid_device.h"
 #include "../group/group.h"
-
-/* From the collectives (coll.api); repeated here so this module compiles on its own. */
-int MPIR_Allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                        MPI_Comm comm);
 
 /* ---- objects (comm_object.c) ---- */
 

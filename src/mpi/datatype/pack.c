@@ -42,11 +42,14 @@ static int check_room(const char *bufname, MPI_Count bufsize, MPI_Count position
 static int copy_stream(const void *buf, MPI_Count count, MPI_Datatype type, char *packed,
                        MPI_Count bytes, bool pack)
 {
-    const MPID_Datatype *dt = MPID_Datatype_get(type);
+    MPID_Datatype *dt = MPID_Datatype_get(type);
     if (bytes == 0)
         return MPI_SUCCESS;
-    if (dt->is_contig) {
-        char *data = (char *) buf + dt->true_lb;
+    /* one run of bytes (contiguous types, and e.g. a subarray face that is one run): one memcpy;
+     * integer arithmetic, since buf may be MPI_BOTTOM */
+    MPI_Aint offset = dt->true_lb;
+    if (dt->is_contig || MPID_Datatype_one_run(dt, count, &offset)) {
+        char *data = (char *) ((uintptr_t) buf + (uintptr_t) offset);
         if (pack)
             memcpy(packed, data, (size_t) bytes);
         else
@@ -55,7 +58,7 @@ static int copy_stream(const void *buf, MPI_Count count, MPI_Datatype type, char
     }
 
     MPID_Segment seg;
-    int err = MPID_Segment_init(&seg, buf, count, type);
+    int err = MPID_Segment_init_borrowed(&seg, buf, count, type);
     if (err)
         return err;
     MPI_Count last = bytes;

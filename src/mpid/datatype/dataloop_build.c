@@ -55,7 +55,6 @@ void MPID_Dataloop_free(MPID_Loop *l)
         }
         free(x->children);
         free(x->offsets);
-        free(x->blocklens);
         free(x->prefix);
         free(x->windows);
         free(x);
@@ -91,17 +90,18 @@ static bool is_run(const MPID_Loop *l)
 }
 
 /* Blocks as the constructors describe them: block k holds lens[k] (or len) elements of the child,
- * starting at offs[k] (or k * stride) bytes. */
+ * starting at disps[k] * unit (or k * stride) bytes. The stored arguments are read in place. */
 typedef struct {
     MPI_Count count;
-    const MPI_Count *lens;      /* NULL: every block has len elements */
+    const int64_t *lens;        /* NULL: every block has len elements */
     MPI_Count len;
-    const MPI_Aint *offs;       /* NULL: block k at k * stride */
+    const int64_t *disps;       /* NULL: block k at k * stride */
+    MPI_Aint unit;
     MPI_Aint stride;
 } Blocks;
 
 static MPI_Count block_len(const Blocks *b, MPI_Count k) { return b->lens ? b->lens[k] : b->len; }
-static MPI_Aint block_off(const Blocks *b, MPI_Count k) { return b->offs ? b->offs[k] : k * b->stride; }
+static MPI_Aint block_off(const Blocks *b, MPI_Count k) { return b->disps ? b->disps[k] * b->unit : k * b->stride; }
 
 static int oom(void)
 {
@@ -121,74 +121,67 @@ static int set_prefix(MPID_Loop *l, MPI_Count n, MPI_Count (*bytes)(const MPID_L
     return MPI_SUCCESS;
 }
 
-static MPI_Count indexed_block_bytes(const MPID_Loop *l, MPI_Count k) { return l->blocklens[k] * l->child_size; }
 static MPI_Count struct_block_bytes(const MPID_Loop *l, MPI_Count k) { return l->children[k]->size; }
 
-/* A leaf from a list of runs (offset, elements), merging runs that touch. Takes ownership of nothing. */
-static int leaf_from_runs(MPI_Count n, const MPI_Aint *offs, const MPI_Count *lens, MPI_Datatype el_type,
-                          int el_size, MPID_Loop **out)
+/* A leaf from blocks whose every element is a run of n basic elements at d (one pass: runs that
+ * touch merge; a run's length is the difference of two prefix sums, so no length array is kept).
+ * Equal runs at a constant distance become a vector, equal runs a blkidx, others an indexed leaf. */
+static int leaf_from_blocks(const Blocks *b, MPI_Count n, MPI_Aint d, MPI_Datatype el_type, int el_size,
+                            MPID_Loop **out)
 {
-    MPI_Aint *o = malloc((size_t) (n ? n : 1) * sizeof *o);
-    MPI_Count *len = malloc((size_t) (n ? n : 1) * sizeof *len);
-    MPI_Count m = 0;
-    if (!o || !len) {
+    MPI_Aint *o = malloc((size_t) (b->count ? b->count : 1) * sizeof *o);
+    MPI_Count *pre = malloc((size_t) (b->count + 1) * sizeof *pre);
+    if (!o || !pre) {
         free(o);
-        free(len);
+        free(pre);
         return oom();
     }
-    for (MPI_Count k = 0; k < n; k++) {
-        if (lens[k] == 0)
+    MPI_Count m = 0;
+    pre[0] = 0;
+    for (MPI_Count k = 0; k < b->count; k++) {
+        MPI_Count bytes = block_len(b, k) * n * el_size;
+        if (bytes == 0)
             continue;
-        if (m > 0 && o[m - 1] + len[m - 1] * el_size == offs[k])
-            len[m - 1] += lens[k];
-        else {
-            o[m] = offs[k];
-            len[m++] = lens[k];
+        MPI_Aint off = block_off(b, k) + d;
+        if (m > 0 && o[m - 1] + (pre[m] - pre[m - 1]) == off) {
+            pre[m] += bytes;
+        } else {
+            o[m] = off;
+            pre[m + 1] = pre[m] + bytes;
+            m++;
         }
     }
-    MPID_Loop *l = NULL;
-    bool equal = true;
-    for (MPI_Count k = 1; k < m; k++)
-        equal = equal && len[k] == len[0];
-    if (m <= 1) {
-        l = run_new(m ? len[0] : 0, el_type, el_size, m ? o[0] : 0);
-    } else if (equal) {
-        /* equal blocks at a constant distance are a vector */
-        bool regular = true;
-        for (MPI_Count k = 2; k < m && regular; k++)
-            regular = o[k] - o[k - 1] == o[1] - o[0];
-        l = run_new(0, el_type, el_size, 0);
-        if (l) {
-            l->count = m;
-            l->blocklen = len[0];
-            l->size = m * len[0] * el_size;
+    bool equal = true, regular = true;
+    for (MPI_Count k = 1; k < m && equal; k++) {
+        equal = pre[k + 1] - pre[k] == pre[1];
+        regular = regular && o[k] - o[k - 1] == o[1] - o[0];
+    }
+    MPID_Loop *l = run_new(m ? pre[1] / el_size : 0, el_type, el_size, m ? o[0] : 0);
+    if (l && m > 1) {
+        l->count = m;
+        l->size = pre[m];
+        if (equal) {
+            l->blocklen = pre[1] / el_size;
             if (regular) {
                 l->kind = MPID_LOOP_VECTOR;
-                l->disp = o[0];
                 l->stride = o[1] - o[0];
             } else {
                 l->kind = MPID_LOOP_BLKIDX;
+                l->disp = 0;
                 l->offsets = o;
                 o = NULL;
             }
-        }
-    } else {
-        l = run_new(0, el_type, el_size, 0);
-        if (l) {
+        } else {
             l->kind = MPID_LOOP_INDEXED;
-            l->count = m;
+            l->disp = 0;
             l->offsets = o;
-            l->blocklens = len;
+            l->prefix = pre;
             o = NULL;
-            len = NULL;
-            if (set_prefix(l, m, indexed_block_bytes)) {
-                MPID_Dataloop_free(l);
-                l = NULL;
-            }
+            pre = NULL;
         }
     }
     free(o);
-    free(len);
+    free(pre);
     if (!l)
         return oom();
     *out = l;
@@ -198,7 +191,6 @@ static int leaf_from_runs(MPI_Count n, const MPI_Aint *offs, const MPI_Count *le
 /* Blocks of elements of child (a built loop, consumed), child instances extent bytes apart. */
 static int make_blocks(const Blocks *b, MPID_Loop *child, MPI_Aint extent, MPID_Loop **out)
 {
-    int err = MPI_SUCCESS;
     MPI_Count nonempty = 0;
     for (MPI_Count k = 0; k < b->count; k++)
         nonempty += block_len(b, k) > 0;
@@ -220,7 +212,7 @@ static int make_blocks(const Blocks *b, MPID_Loop *child, MPI_Aint extent, MPID_
         if (abut || single) {
             MPID_Dataloop_free(child);
             /* every block is one run: (offset + d, len * n elements) */
-            if (!b->offs && !b->lens) {
+            if (!b->disps && !b->lens) {
                 MPID_Loop *l = run_new(0, el_type, el_size, d);
                 if (!l)
                     return oom();
@@ -237,21 +229,7 @@ static int make_blocks(const Blocks *b, MPID_Loop *child, MPI_Aint extent, MPID_
                 *out = l;
                 return MPI_SUCCESS;
             }
-            MPI_Aint *offs = malloc((size_t) b->count * sizeof *offs);
-            MPI_Count *lens = malloc((size_t) b->count * sizeof *lens);
-            if (!offs || !lens) {
-                free(offs);
-                free(lens);
-                return oom();
-            }
-            for (MPI_Count k = 0; k < b->count; k++) {
-                offs[k] = block_off(b, k) + d;
-                lens[k] = block_len(b, k) * n;
-            }
-            err = leaf_from_runs(b->count, offs, lens, el_type, el_size, out);
-            free(offs);
-            free(lens);
-            return err;
+            return leaf_from_blocks(b, n, d, el_type, el_size, out);
         }
     }
 
@@ -272,9 +250,9 @@ static int make_blocks(const Blocks *b, MPID_Loop *child, MPI_Aint extent, MPID_
     l->child_extent = extent;
     l->child_size = child->size;
     l->depth = child->depth + 1;
-    if (!b->offs && !b->lens && (b->count == 1 || b->stride == b->len * extent)) {
+    if (!b->disps && !b->lens && (b->count == 1 || b->stride == b->len * extent)) {
         l->count = b->count * b->len;
-    } else if (!b->offs && !b->lens) {
+    } else if (!b->disps && !b->lens) {
         l->kind = MPID_LOOP_VECTOR;
         l->count = b->count;
         l->blocklen = b->len;
@@ -282,38 +260,38 @@ static int make_blocks(const Blocks *b, MPID_Loop *child, MPI_Aint extent, MPID_
     } else {
         /* explicit blocks: drop the empty ones */
         l->offsets = malloc((size_t) nonempty * sizeof *l->offsets);
-        l->blocklens = malloc((size_t) nonempty * sizeof *l->blocklens);
-        if (!l->offsets || !l->blocklens) {
+        l->prefix = malloc((size_t) (nonempty + 1) * sizeof *l->prefix);
+        if (!l->offsets || !l->prefix) {
             MPID_Dataloop_free(l);
             return oom();
         }
         MPI_Count m = 0;
         bool equal = true;
+        l->prefix[0] = 0;
         for (MPI_Count k = 0; k < b->count; k++) {
-            if (block_len(b, k) == 0)
+            MPI_Count len = block_len(b, k);
+            if (len == 0)
                 continue;
             l->offsets[m] = block_off(b, k);
-            l->blocklens[m] = block_len(b, k);
-            equal = equal && l->blocklens[m] == l->blocklens[0];
+            l->prefix[m + 1] = l->prefix[m] + len * l->child_size;
+            if (m > 0)
+                equal = equal && l->prefix[m + 1] - l->prefix[m] == l->prefix[1];
             m++;
         }
         l->count = m;
+        l->size = l->prefix[m];
         if (equal) {
             l->kind = MPID_LOOP_BLKIDX;
-            l->blocklen = l->blocklens[0];
-            free(l->blocklens);
-            l->blocklens = NULL;
+            l->blocklen = l->prefix[1] / l->child_size;
+            free(l->prefix);
+            l->prefix = NULL;
         } else {
             l->kind = MPID_LOOP_INDEXED;
-            if ((err = set_prefix(l, m, indexed_block_bytes))) {
-                MPID_Dataloop_free(l);
-                return err;
-            }
         }
     }
     if (l->kind == MPID_LOOP_CONTIG)
         l->size = l->count * l->child_size;
-    else if (l->kind != MPID_LOOP_INDEXED)
+    else if (l->kind == MPID_LOOP_VECTOR || l->kind == MPID_LOOP_BLKIDX)
         l->size = l->count * l->blocklen * l->child_size;
     *out = l;
     return MPI_SUCCESS;
@@ -384,14 +362,15 @@ static int build_struct(MPI_Count count, const int64_t *lens, const int64_t *off
         *out = blocks[0];
         blocks[0] = NULL;
     } else if (!err && runs_of_one_type) {
-        MPI_Aint *o = malloc((size_t) m * sizeof *o);
-        MPI_Count *n = malloc((size_t) m * sizeof *n);
+        int64_t *o = malloc((size_t) m * sizeof *o);
+        int64_t *n = malloc((size_t) m * sizeof *n);
         if (o && n) {
             for (MPI_Count k = 0; k < m; k++) {
                 o[k] = blocks[k]->disp;
                 n[k] = blocks[k]->count;
             }
-            err = leaf_from_runs(m, o, n, blocks[0]->el_type, blocks[0]->el_size, out);
+            Blocks runs = { .count = m, .lens = n, .disps = o, .unit = 1 };
+            err = leaf_from_blocks(&runs, 1, 0, blocks[0]->el_type, blocks[0]->el_size, out);
         } else
             err = oom();
         free(o);
@@ -419,17 +398,6 @@ static int build_struct(MPI_Count count, const int64_t *lens, const int64_t *off
     return err;
 }
 
-/* Converts stored displacements to bytes (indexed: units of the old extent). */
-static int byte_offsets(MPI_Count count, const int64_t *disps, MPI_Aint unit, MPI_Aint **out)
-{
-    *out = malloc((size_t) (count ? count : 1) * sizeof **out);
-    if (!*out)
-        return oom();
-    for (MPI_Count k = 0; k < count; k++)
-        (*out)[k] = disps[k] * unit;   /* cannot overflow: the constructor checked it */
-    return MPI_SUCCESS;
-}
-
 static int build(MPID_Datatype *dt, MPID_Loop **out)
 {
     MPI_Datatype handle = MPID_Datatype_handle(dt);
@@ -448,10 +416,9 @@ static int build(MPID_Datatype *dt, MPID_Loop **out)
 
     const int64_t *v;
     const MPI_Datatype *types;
-    int nvals, ntypes, err;
+    int nvals, ntypes;
     int combiner = MPID_Contents_get(dt, &v, &nvals, &types, &ntypes);
     MPID_Datatype *old = ntypes ? MPID_Datatype_get(types[0]) : NULL;
-    MPI_Aint *offs = NULL;
     switch (combiner) {
     case MPI_COMBINER_RESIZED:
         return build(old, out);   /* the new extent only matters to whoever repeats this type */
@@ -468,22 +435,15 @@ static int build(MPID_Datatype *dt, MPID_Loop **out)
     case MPI_COMBINER_INDEXED:
     case MPI_COMBINER_HINDEXED: {
         MPI_Count n = v[0];
-        if ((err = byte_offsets(n, v + 1 + n, combiner == MPI_COMBINER_INDEXED ? old->extent : 1, &offs)))
-            return err;
-        Blocks b = { .count = n, .lens = (const MPI_Count *) (v + 1), .offs = offs };
-        err = child_blocks(&b, types[0], out);
-        free(offs);
-        return err;
+        Blocks b = { .count = n, .lens = v + 1, .disps = v + 1 + n,
+                     .unit = combiner == MPI_COMBINER_INDEXED ? old->extent : 1 };
+        return child_blocks(&b, types[0], out);
     }
     case MPI_COMBINER_INDEXED_BLOCK:
     case MPI_COMBINER_HINDEXED_BLOCK: {
-        MPI_Count n = v[0];
-        if ((err = byte_offsets(n, v + 2, combiner == MPI_COMBINER_INDEXED_BLOCK ? old->extent : 1, &offs)))
-            return err;
-        Blocks b = { .count = n, .len = v[1], .offs = offs };
-        err = child_blocks(&b, types[0], out);
-        free(offs);
-        return err;
+        Blocks b = { .count = v[0], .len = v[1], .disps = v + 2,
+                     .unit = combiner == MPI_COMBINER_INDEXED_BLOCK ? old->extent : 1 };
+        return child_blocks(&b, types[0], out);
     }
     case MPI_COMBINER_STRUCT:
         return build_struct(v[0], v + 1, v + 1 + v[0], types, out);

@@ -26,8 +26,8 @@ typedef enum {
     MPID_LOOP_CONTIG,   /* count child elements back to back (at child_extent) */
     MPID_LOOP_VECTOR,   /* count blocks of blocklen children, block k at k * stride */
     MPID_LOOP_BLKIDX,   /* count blocks of blocklen children, block k at offsets[k] */
-    MPID_LOOP_INDEXED,  /* count blocks of blocklens[k] children at offsets[k] */
-    MPID_LOOP_STRUCT    /* count blocks of blocklens[k] elements of children[k] at offsets[k] */
+    MPID_LOOP_INDEXED,  /* count blocks at offsets[k], of (prefix[k+1] - prefix[k]) / child_size children */
+    MPID_LOOP_STRUCT    /* count blocks: block k is one instance of children[k] */
 } MPID_Loop_kind;
 
 typedef struct MPID_Loop {
@@ -38,7 +38,6 @@ typedef struct MPID_Loop {
     MPI_Count blocklen;           /* VECTOR, BLKIDX: elements per block */
     MPI_Aint stride;              /* VECTOR: bytes between block starts */
     MPI_Aint *offsets;            /* BLKIDX, INDEXED, STRUCT: byte offset of each block */
-    MPI_Count *blocklens;         /* INDEXED: elements in each block */
     MPI_Count *prefix;            /* INDEXED, STRUCT: packed bytes before block k (count + 1 values) */
     struct MPID_Loop *child;      /* the element of every block; NULL at a leaf (basic elements) */
     struct MPID_Loop **children;  /* STRUCT: block k is one instance of children[k] */
@@ -84,6 +83,7 @@ typedef struct MPID_Segment {
     MPID_Loop top;                /* count instances of the type's loop, normalised like any loop */
     MPI_Count size;               /* packed bytes of the whole stream */
     MPI_Count pos;                /* where the last operation stopped */
+    bool held;                    /* the segment holds a reference on the type */
     MPI_Count hints[MPID_SEGMENT_HINTS];  /* per loop depth: the indexed block last visited, so a
                                              call that continues finds its block in O(1) */
 } MPID_Segment;
@@ -91,9 +91,15 @@ typedef struct MPID_Segment {
 /* The dataloop of a committed type, built on first use (commit builds it; dup'ed committed types get
  * theirs here). NULL with an error recorded if memory runs out. */
 const MPID_Loop *MPID_Datatype_loop(struct MPID_Datatype *dt, int *err);
+/* Whether count instances of dt are one run of bytes, in stream order, starting offset bytes from
+ * the buffer (then packing is one memcpy, whatever the extent says). */
+bool MPID_Datatype_one_run(struct MPID_Datatype *dt, MPI_Count count, MPI_Aint *offset);
 
 /* type must be committed. */
 int MPID_Segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_Datatype type);
+/* The same without a reference on the type: for a segment that lives only during one call that
+ * the caller's own handle keeps the type alive for (MPI_Pack, MPI_Unpack). */
+int MPID_Segment_init_borrowed(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_Datatype type);
 void MPID_Segment_free(MPID_Segment *seg);
 
 /* Copies packed bytes [first, *last) to dest (dest[0] receives byte first). */

@@ -76,17 +76,60 @@ static MPI_Count find_block(const MPID_Loop *l, MPI_Count pos, MPI_Count *hints)
     return k;
 }
 
-/* ---- the copy kernels: n blocks of bs bytes, stride bytes apart in the typed buffer ---- */
+/* Copies n bytes exactly: two overlapping moves cover any length up to twice the move size, so
+ * short runs cost a few instructions instead of a call to memcpy. */
+static inline void copy_bytes(char *d, const char *s, MPI_Count n)
+{
+    if (n <= 16) {
+        if (n >= 8) {
+            uint64_t a, b;
+            memcpy(&a, s, 8);
+            memcpy(&b, s + n - 8, 8);
+            memcpy(d, &a, 8);
+            memcpy(d + n - 8, &b, 8);
+        } else if (n >= 4) {
+            uint32_t a, b;
+            memcpy(&a, s, 4);
+            memcpy(&b, s + n - 4, 4);
+            memcpy(d, &a, 4);
+            memcpy(d + n - 4, &b, 4);
+        } else if (n > 0) {
+            char a = s[0], b = s[n / 2], c = s[n - 1];
+            d[0] = a;
+            d[n / 2] = b;
+            d[n - 1] = c;
+        }
+    } else if (n <= 256) {
+        /* 16-byte moves, the last one overlapping the one before */
+        MPI_Count i = 0;
+        for (; i + 16 < n; i += 16)
+            _mm_storeu_si128((__m128i *) (d + i), _mm_loadu_si128((const __m128i *) (s + i)));
+        _mm_storeu_si128((__m128i *) (d + n - 16), _mm_loadu_si128((const __m128i *) (s + n - 16)));
+    } else {
+        memcpy(d, s, (size_t) n);
+    }
+}
+
+/* ---- the copy kernels: n blocks of bs bytes, stride bytes apart in the typed buffer ----
+ * Compiled at -O3 whatever the library's level: unrolled and vectorised, the 8-byte strided loop
+ * runs nearly twice as fast as at -O2. */
+#pragma GCC push_options
+#pragma GCC optimize("O3")
 
 /* A constant size lets the compiler turn each copy into a few moves. */
 #define STRIDED_CASE(N, DST, SRC) \
     case N: \
-        for (MPI_Count i = 0; i < n; i++, packed += N, typed += stride) \
+        for (MPI_Count i = 0; i < n; i++, packed += N, typed += stride) { \
+            if (far) \
+                __builtin_prefetch(at(typed, 8 * stride)); \
             memcpy(DST, SRC, N); \
+        } \
         return;
 #define STRIDED_KERNEL(NAME, DST, SRC) \
     static void NAME(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n) \
     { \
+        /* a cache line per block or more: the hardware prefetcher does not follow, so we lead */ \
+        bool far = stride >= 256 || stride <= -256; \
         switch (bs) { \
             STRIDED_CASE(1, DST, SRC) STRIDED_CASE(2, DST, SRC) STRIDED_CASE(4, DST, SRC) \
             STRIDED_CASE(8, DST, SRC) STRIDED_CASE(12, DST, SRC) STRIDED_CASE(16, DST, SRC) \
@@ -97,8 +140,46 @@ static MPI_Count find_block(const MPID_Loop *l, MPI_Count pos, MPI_Count *hints)
                 memcpy(DST, SRC, (size_t) bs); \
         } \
     }
-STRIDED_KERNEL(pack_strided, packed, typed)
-STRIDED_KERNEL(unpack_strided, typed, packed)
+STRIDED_KERNEL(pack_strided_any, packed, typed)
+STRIDED_KERNEL(unpack_strided_any, typed, packed)
+
+/* 8-byte blocks, the most common strided case: two loads joined into one 16-byte store halve
+ * the stores, which bound this loop. */
+static void pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n)
+{
+    if (bs != 8 || stride >= 256 || stride <= -256) {   /* far apart, loads bound it: the plain loop */
+        pack_strided_any(packed, typed, stride, bs, n);
+        return;
+    }
+    MPI_Count i = 0;
+    for (; i + 4 <= n; i += 4, packed += 32, typed += 4 * stride) {
+        __m128i a = _mm_loadl_epi64((const __m128i *) typed);
+        __m128i b = _mm_loadl_epi64((const __m128i *) (typed + stride));
+        __m128i c = _mm_loadl_epi64((const __m128i *) (typed + 2 * stride));
+        __m128i d = _mm_loadl_epi64((const __m128i *) (typed + 3 * stride));
+        _mm_storeu_si128((__m128i *) packed, _mm_unpacklo_epi64(a, b));
+        _mm_storeu_si128((__m128i *) (packed + 16), _mm_unpacklo_epi64(c, d));
+    }
+    pack_strided_any(packed, typed, stride, 8, n - i);
+}
+
+static void unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n)
+{
+    if (bs != 8 || stride >= 256 || stride <= -256) {
+        unpack_strided_any(packed, typed, stride, bs, n);
+        return;
+    }
+    MPI_Count i = 0;
+    for (; i + 4 <= n; i += 4, packed += 32, typed += 4 * stride) {
+        __m128i ab = _mm_loadu_si128((const __m128i *) packed);
+        __m128i cd = _mm_loadu_si128((const __m128i *) (packed + 16));
+        _mm_storel_epi64((__m128i *) typed, ab);
+        _mm_storel_epi64((__m128i *) (typed + stride), _mm_unpackhi_epi64(ab, ab));
+        _mm_storel_epi64((__m128i *) (typed + 2 * stride), cd);
+        _mm_storel_epi64((__m128i *) (typed + 3 * stride), _mm_unpackhi_epi64(cd, cd));
+    }
+    unpack_strided_any(packed, typed, stride, 8, n - i);
+}
 
 /* Same with the blocks at explicit offsets from base. */
 #define INDEXED_CASE(N, DST, SRC) \
@@ -118,12 +199,13 @@ STRIDED_KERNEL(unpack_strided, typed, packed)
         default: \
             for (MPI_Count i = 0; i < n; i++, packed += bs) { \
                 char *typed = at(base, offs[i]); \
-                memcpy(DST, SRC, (size_t) bs); \
+                copy_bytes(DST, SRC, bs); \
             } \
         } \
     }
 BLKIDX_KERNEL(pack_blkidx, packed, typed)
 BLKIDX_KERNEL(unpack_blkidx, typed, packed)
+#pragma GCC pop_options
 
 /* ---- windows: small in-order elements copied whole by the vector unit ----
  *
@@ -228,11 +310,11 @@ static void run(Ctx *c, const MPID_Loop *leaf, char *addr, MPI_Count len)
 {
     switch (c->op) {
     case OP_PACK:
-        memcpy(c->stream, addr, (size_t) len);
+        copy_bytes(c->stream, addr, len);
         c->stream += len;
         return;
     case OP_UNPACK:
-        memcpy(addr, c->stream, (size_t) len);
+        copy_bytes(addr, c->stream, len);
         c->stream += len;
         return;
     case OP_RUNS:
@@ -304,6 +386,29 @@ static void equal_blocks_leaf(const MPID_Loop *l, char *base, MPI_Count from, MP
 #undef BLOCK_ADDR
 }
 
+/* An indexed leaf, packed or unpacked: blocks of any length at explicit offsets, each copied
+ * inline; the first and last may be cut by the range. */
+static void indexed_leaf(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, Ctx *c)
+{
+    const MPI_Aint *off = l->offsets;
+    const MPI_Count *pre = l->prefix;
+    char *stream = c->stream;
+    MPI_Count b = find_block(l, from, c->hints);
+    for (; b < l->count && pre[b] < to; b++) {
+        MPI_Count lo = from > pre[b] ? from - pre[b] : 0;
+        MPI_Count hi = (to < pre[b + 1] ? to : pre[b + 1]) - pre[b];
+        char *typed = at(base, off[b] + lo);
+        if (c->op == OP_PACK)
+            copy_bytes(stream, typed, hi - lo);
+        else
+            copy_bytes(typed, stream, hi - lo);
+        stream += hi - lo;
+    }
+    if (c->hints && l->depth < MPID_SEGMENT_HINTS && b > 0)
+        c->hints[l->depth] = b - 1;
+    c->stream = stream;
+}
+
 /* ---- the walk ---- */
 
 static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, Ctx *c);
@@ -365,6 +470,10 @@ static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, C
     }
     case MPID_LOOP_INDEXED:
     case MPID_LOOP_STRUCT:
+        if (l->kind == MPID_LOOP_INDEXED && is_leaf(l) && (c->op == OP_PACK || c->op == OP_UNPACK)) {
+            indexed_leaf(l, base, from, to, c);
+            return;
+        }
         for (MPI_Count b = find_block(l, from, c->hints); b < l->count && l->prefix[b] < to && !c->stopped; b++) {
             MPI_Count s = l->prefix[b], e = l->prefix[b + 1];
             MPI_Count lo = max_c(from, s) - s, hi = min_c(to, e) - s;
@@ -470,6 +579,16 @@ static bool have_window_unit(void)
 
 /* ---- segments ---- */
 
+bool MPID_Datatype_one_run(MPID_Datatype *dt, MPI_Count count, MPI_Aint *offset)
+{
+    int err;
+    const MPID_Loop *l = MPID_Datatype_loop(dt, &err);
+    if (!l || l->kind != MPID_LOOP_CONTIG || l->child || (count > 1 && dt->extent != l->size))
+        return false;
+    *offset = l->disp;
+    return true;
+}
+
 const MPID_Loop *MPID_Datatype_loop(MPID_Datatype *dt, int *err)
 {
     MPID_Loop *loop = atomic_load_explicit(&dt->dataloop, memory_order_acquire);
@@ -489,7 +608,7 @@ const MPID_Loop *MPID_Datatype_loop(MPID_Datatype *dt, int *err)
     return loop;
 }
 
-int MPID_Segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_Datatype type)
+static int segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_Datatype type, bool hold)
 {
     MPID_Datatype *dt = MPID_Datatype_get(type);
     int err;
@@ -500,8 +619,11 @@ int MPID_Segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_D
     seg->buf = (char *) buf;
     seg->count = count;
     seg->type = dt;
-    seg->size = count * dt->size;
-    MPID_Datatype_add_ref(dt);
+    if (MPIR_Mul_overflows(count, dt->size, &seg->size))
+        return MPIR_Err(MPI_ERR_COUNT, "count %lld of this datatype exceeds 2^63 bytes", (long long) count);
+    seg->held = hold;
+    if (hold)
+        MPID_Datatype_add_ref(dt);
 
     /* count instances at the extent: a loop like any other, normalised the same way */
     MPID_Loop *top = &seg->top;
@@ -529,9 +651,19 @@ int MPID_Segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_D
     return MPI_SUCCESS;
 }
 
+int MPID_Segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_Datatype type)
+{
+    return segment_init(seg, buf, count, type, true);
+}
+
+int MPID_Segment_init_borrowed(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_Datatype type)
+{
+    return segment_init(seg, buf, count, type, false);
+}
+
 void MPID_Segment_free(MPID_Segment *seg)
 {
-    if (seg->type)
+    if (seg->type && seg->held)
         MPID_Datatype_release(seg->type);
     seg->type = NULL;
 }
