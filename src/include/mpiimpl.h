@@ -37,5 +37,6 @@ int MPIR_Widen_ints(const int *src, MPI_Count n, MPI_Count **dst);
 /* Overflow-checked arithmetic on sizes and displacements: true when *r could not hold the result. */
 #define MPIR_Mul_overflows(a, b, r) __builtin_mul_overflow((a), (b), (r))
 #define MPIR_Add_overflows(a, b, r) __builtin_add_overflow((a), (b), (r))
+#define MPIR_Sub_overflows(a, b, r) __builtin_sub_overflow((a), (b), (r))
 
 #endif

@@ -648,7 +648,7 @@ void check_stream(const Prog *P, MPI_Datatype type, MPI_Count count, Input *in)
     CHECK(mem && st.expect && st.back && st.bound, "out of memory in the fuzzer");
     for (MPI_Aint i = 0; i <= st.span; i++)
         mem[i] = (unsigned char) next_random(&st);
-    st.buf = (char *) mem - st.lo;
+    st.buf = (char *) ((uintptr_t) mem - (uintptr_t) st.lo);   /* integer arithmetic: lo may be huge */
 
     check_runs(&st);
     check_model(&st);

@@ -42,6 +42,7 @@ typedef struct {
     MPI_Count elements;    /* elements seen so far */
     MPI_Count left;        /* elements still to measure (set_elements) */
     MPI_Count bytes;       /* packed bytes of the measured elements */
+    bool measuring;        /* set_elements: stop once left reaches 0 */
 } Tally;
 
 static int tally_run(void *state, char *addr, MPI_Datatype el_type, MPI_Count n)
@@ -52,7 +53,7 @@ static int tally_run(void *state, char *addr, MPI_Datatype el_type, MPI_Count n)
     t->elements += n;
     t->left -= take;
     t->bytes += take * MPID_Datatype_get(el_type)->size;
-    return MPI_SUCCESS;
+    return t->measuring && t->left == 0 ? MPID_RUN_STOP : MPI_SUCCESS;
 }
 
 /* Walks the runs of the packed bytes [0, *last) of one instance of type; *last is lowered to the
@@ -87,7 +88,7 @@ int MPIR_Get_elements_impl(const MPI_Status *status, MPI_Datatype datatype, MPI_
 
     /* whole instances, then the elements of the partial one (n_elements <= size: no overflow) */
     MPI_Count full = bytes / dt->size, rest = bytes % dt->size;
-    Tally t = { 0, 0, 0 };
+    Tally t = { 0, 0, 0, false };
     if (rest > 0) {
         MPI_Count last = rest;
         if ((err = walk_instance(datatype, &last, &t)))
@@ -118,7 +119,7 @@ int MPIR_Status_set_elements_impl(MPI_Status *status, MPI_Datatype datatype, MPI
     } else if (count > 0) {
         /* whole instances, then the bytes of the first count % n_elements elements of one */
         MPI_Count full = count / dt->n_elements;
-        Tally t = { 0, count % dt->n_elements, 0 };
+        Tally t = { 0, count % dt->n_elements, 0, true };
         if (t.left > 0) {
             MPI_Count last = dt->size;
             if ((err = walk_instance(datatype, &last, &t)))

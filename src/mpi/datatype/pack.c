@@ -82,7 +82,7 @@ int MPIR_Pack_impl(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, 
         return err;
     if (bytes > 0 && outbuf == NULL)
         return MPIR_Err(MPI_ERR_BUFFER, "outbuf is NULL");
-    err = copy_stream(inbuf, incount, datatype, (char *) outbuf + *position, bytes, true);
+    err = copy_stream(inbuf, incount, datatype, (char *) ((uintptr_t) outbuf + (uintptr_t) *position), bytes, true);
     if (err == MPI_SUCCESS)
         *position += bytes;
     return err;
@@ -100,7 +100,7 @@ int MPIR_Unpack_impl(const void *inbuf, MPI_Count insize, MPI_Count *position, v
         return err;
     if (bytes > 0 && inbuf == NULL)
         return MPIR_Err(MPI_ERR_BUFFER, "inbuf is NULL");
-    err = copy_stream(outbuf, outcount, datatype, (char *) inbuf + *position, bytes, false);
+    err = copy_stream(outbuf, outcount, datatype, (char *) ((uintptr_t) inbuf + (uintptr_t) *position), bytes, false);
     if (err == MPI_SUCCESS)
         *position += bytes;
     return err;
@@ -137,7 +137,7 @@ int MPIR_Pack_external_impl(const char *datarep, const void *inbuf, MPI_Count in
         return MPI_SUCCESS;
     if (outbuf == NULL)
         return MPIR_Err(MPI_ERR_BUFFER, "outbuf is NULL");
-    err = MPID_External32_pack(inbuf, incount, datatype, (char *) outbuf + *position);
+    err = MPID_External32_pack(inbuf, incount, datatype, (char *) ((uintptr_t) outbuf + (uintptr_t) *position));
     if (err == MPI_SUCCESS)
         *position += bytes;
     return err;
@@ -159,7 +159,7 @@ int MPIR_Unpack_external_impl(const char *datarep, const void *inbuf, MPI_Aint i
         return MPI_SUCCESS;
     if (inbuf == NULL)
         return MPIR_Err(MPI_ERR_BUFFER, "inbuf is NULL");
-    err = MPID_External32_unpack((const char *) inbuf + *position, outbuf, outcount, datatype);
+    err = MPID_External32_unpack((const char *) ((uintptr_t) inbuf + (uintptr_t) *position), outbuf, outcount, datatype);
     if (err == MPI_SUCCESS)
         *position += bytes;
     return err;

@@ -35,7 +35,8 @@ static int for_each_piece(MPI_Datatype type, Piece_fn visit, void *state)
             break;
         }
         for (MPI_Count i = 0; i < n && more; i++) {
-            if (piece.len > 0 && (char *) piece.base + piece.len == (char *) chunk[i].base) {
+            /* integer arithmetic: the bases are offsets from a NULL buffer */
+            if (piece.len > 0 && (uintptr_t) piece.base + (uintptr_t) piece.len == (uintptr_t) chunk[i].base) {
                 piece.len += chunk[i].len;
             } else {
                 if (piece.len > 0)

@@ -191,9 +191,13 @@ static int leaf_from_blocks(const Blocks *b, MPI_Count n, MPI_Aint d, MPI_Dataty
 /* Blocks of elements of child (a built loop, consumed), child instances extent bytes apart. */
 static int make_blocks(const Blocks *b, MPID_Loop *child, MPI_Aint extent, MPID_Loop **out)
 {
+    /* uniform blocks are counted without a loop: a vector may have 2^40 of them */
     MPI_Count nonempty = 0;
-    for (MPI_Count k = 0; k < b->count; k++)
-        nonempty += block_len(b, k) > 0;
+    if (!b->lens)
+        nonempty = b->len > 0 ? b->count : 0;
+    else
+        for (MPI_Count k = 0; k < b->count; k++)
+            nonempty += block_len(b, k) > 0;
     if (nonempty == 0 || child->size == 0) {
         MPID_Dataloop_free(child);
         *out = run_new(0, MPI_BYTE, 1, 0);
@@ -206,8 +210,8 @@ static int make_blocks(const Blocks *b, MPID_Loop *child, MPI_Aint extent, MPID_
         int el_size = child->el_size;
         MPI_Aint d = child->disp;
         bool abut = extent == n * el_size;
-        bool single = true;   /* every block holds one child */
-        for (MPI_Count k = 0; k < b->count && single; k++)
+        bool single = b->lens ? true : b->len <= 1;   /* every block holds one child */
+        for (MPI_Count k = 0; b->lens && k < b->count && single; k++)
             single = block_len(b, k) <= 1;
         if (abut || single) {
             MPID_Dataloop_free(child);

@@ -133,20 +133,27 @@ static int span_add(Span *s, MPID_Datatype *t, MPI_Count n, MPI_Aint disp, MPI_A
     return MPI_SUCCESS;
 }
 
-/* Fills a new record from the finished span. */
+/* Fills a new record from the finished span; MPI_ERR_ARG if its extent or true extent does not
+ * fit an MPI_Aint (nothing could address such a buffer). */
 static int span_finish(Span *s, bool pad_to_alignment, MPID_Datatype **newp)
 {
+    MPI_Aint lb = !s->any ? 0 : s->sticky_lb ? s->marker_lb : s->lb;
+    MPI_Aint ub = !s->any ? 0 : s->sticky_ub ? s->marker_ub : s->ub;
+    int64_t extent, true_extent;
+    if (MPIR_Sub_overflows(ub, lb, &extent)
+        || (s->has_data && MPIR_Sub_overflows(s->true_ub, s->true_lb, &true_extent)))
+        return MPIR_Err(MPI_ERR_ARG, "the extent of the new datatype does not fit an MPI_Aint");
+    if (pad_to_alignment && !s->sticky_ub && s->align > 1 && extent > 0) {
+        MPI_Aint rem = extent % s->align;
+        if (rem && (MPIR_Add_overflows(ub, s->align - rem, &ub) || MPIR_Add_overflows(extent, s->align - rem, &extent)))
+            return MPIR_Err(MPI_ERR_ARG, "the padded extent of the new datatype does not fit an MPI_Aint");
+    }
     MPID_Datatype *dt = MPID_Datatype_new();
     if (!dt)
         return MPIR_Err(MPI_ERR_NO_MEM, "out of memory allocating a datatype");
-    dt->lb = !s->any ? 0 : s->sticky_lb ? s->marker_lb : s->lb;
-    dt->ub = !s->any ? 0 : s->sticky_ub ? s->marker_ub : s->ub;
-    if (pad_to_alignment && !s->sticky_ub && s->align > 1 && dt->ub > dt->lb) {
-        MPI_Aint rem = (dt->ub - dt->lb) % s->align;
-        if (rem)
-            dt->ub += s->align - rem;
-    }
-    dt->extent = dt->ub - dt->lb;
+    dt->lb = lb;
+    dt->ub = ub;
+    dt->extent = extent;
     dt->has_sticky_lb = s->sticky_lb;
     dt->has_sticky_ub = s->sticky_ub;
     dt->true_lb = s->has_data ? s->true_lb : 0;

@@ -124,7 +124,10 @@ int MPID_Segment_count_blocks(MPID_Segment *seg, MPI_Count first, MPI_Count *las
 MPI_Count MPID_Segment_count_elements(MPID_Segment *seg, MPI_Count nbytes);
 
 /* Generic traversal for conversions (external32): calls fn on every run of basic elements in
- * [first, *last), in stream order, with the run's address, its basic type and element count. */
+ * [first, *last), in stream order, with the run's address, its basic type and element count. fn
+ * returns 0 to go on, MPID_RUN_STOP to stop (then *last is the end of that run), or an error
+ * class, which stops the walk and is returned. */
+#define MPID_RUN_STOP (-1)
 typedef int (*MPID_Run_fn)(void *state, char *addr, MPI_Datatype el_type, MPI_Count n_elements);
 int MPID_Segment_for_each_run(MPID_Segment *seg, MPI_Count first, MPI_Count *last, MPID_Run_fn fn,
                               void *state);

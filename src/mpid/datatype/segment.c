@@ -44,6 +44,12 @@ static inline char *at(char *base, MPI_Aint off)
 {
     return (char *) ((uintptr_t) base + (uintptr_t) off);
 }
+
+/* base + k * step, the same way (k elements of a possibly huge extent: no signed overflow). */
+static inline char *at_k(char *base, MPI_Count k, MPI_Aint step)
+{
+    return (char *) ((uintptr_t) base + (uintptr_t) k * (uintptr_t) step);
+}
 static MPI_Count max_c(MPI_Count a, MPI_Count b) { return a > b ? a : b; }
 
 /* Index of the block holding stream byte pos: the last k < n with prefix[k] <= pos. */
@@ -121,7 +127,7 @@ static inline void copy_bytes(char *d, const char *s, MPI_Count n)
     case N: \
         for (MPI_Count i = 0; i < n; i++, packed += N, typed += stride) { \
             if (far) \
-                __builtin_prefetch(at(typed, 8 * stride)); \
+                __builtin_prefetch(at_k(typed, 8, stride)); \
             memcpy(DST, SRC, N); \
         } \
         return;
@@ -242,12 +248,12 @@ typedef struct MPID_Windows {
         src = at(src, w->start); \
         if (nw == 1) { \
             for (MPI_Count i = 0; i < n - tail; i++, src += step, out += c0) { \
-                _mm_prefetch(at(src, PREFETCH_AHEAD * step), _MM_HINT_T0); \
+                _mm_prefetch(at_k(src, PREFETCH_AHEAD, step), _MM_HINT_T0); \
                 STORE((void *) out, COMPRESS(m0, LOAD(m0, src))); \
             } \
         } else { \
             for (MPI_Count i = 0; i < n - tail; i++, src += step) { \
-                _mm_prefetch(at(src, PREFETCH_AHEAD * step), _MM_HINT_T0); \
+                _mm_prefetch(at_k(src, PREFETCH_AHEAD, step), _MM_HINT_T0); \
                 for (int k = 0; k < nw; k++) { \
                     MASK m = (MASK) w->mask[k]; \
                     STORE((void *) out, COMPRESS(m, LOAD(m, src + W * k))); \
@@ -271,7 +277,7 @@ typedef struct MPID_Windows {
         const int c0 = w->count[0]; \
         dst = at(dst, w->start); \
         for (MPI_Count i = 0; i < n; i++, dst += step) { \
-            __builtin_prefetch(at(dst, PREFETCH_AHEAD * step), 1); \
+            __builtin_prefetch(at_k(dst, PREFETCH_AHEAD, step), 1); \
             __builtin_prefetch(in + 512, 0); \
             if (nw == 1) { \
                 MSTORE(dst, m0, EXPAND(m0, LOAD(l0, in))); \
@@ -317,11 +323,17 @@ static void run(Ctx *c, const MPID_Loop *leaf, char *addr, MPI_Count len)
         copy_bytes(addr, c->stream, len);
         c->stream += len;
         return;
-    case OP_RUNS:
-        if (!c->err)
-            c->err = c->fn(c->state, addr, leaf->el_type, len / leaf->el_size);
+    case OP_RUNS: {
+        if (c->stopped)
+            return;
+        int r = c->fn(c->state, addr, leaf->el_type, len / leaf->el_size);
         c->pos += len;
+        if (r) {
+            c->stopped = true;   /* MPID_RUN_STOP, or an error to pass on */
+            c->err = r == MPID_RUN_STOP ? MPI_SUCCESS : r;
+        }
         return;
+    }
     case OP_COUNT:
         if (c->n_iov == 0 || c->run_end != addr)
             c->n_iov++;
@@ -330,7 +342,7 @@ static void run(Ctx *c, const MPID_Loop *leaf, char *addr, MPI_Count len)
     case OP_IOV:
         if (c->stopped)
             return;
-        if (c->n_iov > 0 && (char *) c->iov[c->n_iov - 1].base + c->iov[c->n_iov - 1].len == addr) {
+        if (c->n_iov > 0 && at(c->iov[c->n_iov - 1].base, c->iov[c->n_iov - 1].len) == addr) {
             c->iov[c->n_iov - 1].len += len;
         } else if (c->n_iov == c->max_iov) {
             c->stopped = true;
@@ -357,7 +369,7 @@ static void blocks(Ctx *c, const MPID_Loop *leaf, char *base, MPI_Aint stride, c
         return;
     }
     for (MPI_Count i = 0; i < n && !c->stopped; i++)
-        run(c, leaf, at(base, offs ? offs[i] : i * stride), bs);
+        run(c, leaf, offs ? at(base, offs[i]) : at_k(base, i, stride), bs);
 }
 
 /* A leaf of equal blocks (VECTOR or BLKIDX): a partial first block, full blocks, a partial last. */
@@ -365,7 +377,7 @@ static void equal_blocks_leaf(const MPID_Loop *l, char *base, MPI_Count from, MP
 {
     MPI_Count bs = l->blocklen * l->el_size;
     MPI_Count b = from / bs, off = from % bs;
-#define BLOCK_ADDR(k) at(base, l->offsets ? l->offsets[k] : (k) * l->stride)
+#define BLOCK_ADDR(k) (l->offsets ? at(base, l->offsets[k]) : at_k(base, k, l->stride))
     if (off) {
         MPI_Count n = min_c(bs - off, to - from);
         run(c, l, at(BLOCK_ADDR(b), off), n);
@@ -377,7 +389,7 @@ static void equal_blocks_leaf(const MPID_Loop *l, char *base, MPI_Count from, MP
         if (l->offsets)
             blocks(c, l, base, 0, l->offsets + b, bs, full);
         else
-            blocks(c, l, at(base, b * l->stride), l->stride, NULL, bs, full);
+            blocks(c, l, at_k(base, b, l->stride), l->stride, NULL, bs, full);
         from += full * bs;
         b += full;
     }
@@ -422,20 +434,20 @@ static void elements(const MPID_Loop *child, MPI_Aint step, char *block, MPI_Cou
         MPI_Count e0 = (from + cs - 1) / cs, e1 = to / cs;
         if (e1 > e0) {
             if (from < e0 * cs)
-                walk(child, at(block, (e0 - 1) * step), from - (e0 - 1) * cs, cs, c);
+                walk(child, at_k(block, e0 - 1, step), from - (e0 - 1) * cs, cs, c);
             if (c->op == OP_PACK)
-                window_pack(w, c->stream, at(block, e0 * step), step, e1 - e0);
+                window_pack(w, c->stream, at_k(block, e0, step), step, e1 - e0);
             else
-                window_unpack(w, c->stream, at(block, e0 * step), step, e1 - e0);
+                window_unpack(w, c->stream, at_k(block, e0, step), step, e1 - e0);
             c->stream += (e1 - e0) * cs;
             if (to > e1 * cs)
-                walk(child, at(block, e1 * step), 0, to - e1 * cs, c);
+                walk(child, at_k(block, e1, step), 0, to - e1 * cs, c);
             return;
         }
     }
     for (MPI_Count e = from / cs; e * cs < to && !c->stopped; e++) {
         MPI_Count s = e * cs;
-        walk(child, at(block, e * step), max_c(from, s) - s, min_c(to, s + cs) - s, c);
+        walk(child, at_k(block, e, step), max_c(from, s) - s, min_c(to, s + cs) - s, c);
     }
 }
 
@@ -463,7 +475,7 @@ static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, C
         MPI_Count bs = l->blocklen * l->child_size;
         for (MPI_Count b = from / bs; b * bs < to && !c->stopped; b++) {
             MPI_Count s = b * bs;
-            char *block = at(base, l->kind == MPID_LOOP_VECTOR ? b * l->stride : l->offsets[b]);
+            char *block = l->kind == MPID_LOOP_VECTOR ? at_k(base, b, l->stride) : at(base, l->offsets[b]);
             elements(l->child, l->child_extent, block, max_c(from, s) - s, min_c(to, s + bs) - s, c);
         }
         return;
@@ -621,6 +633,13 @@ static int segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI
     seg->type = dt;
     if (MPIR_Mul_overflows(count, dt->size, &seg->size))
         return MPIR_Err(MPI_ERR_COUNT, "count %lld of this datatype exceeds 2^63 bytes", (long long) count);
+    /* every instance's address must be computable: (count - 1) * extent + true extent must fit */
+    int64_t span;
+    MPI_Aint ext = dt->extent < 0 ? -dt->extent : dt->extent;
+    if (count > 0 && (MPIR_Mul_overflows(count - 1, ext, &span)
+                      || MPIR_Add_overflows(span, dt->true_ub - dt->true_lb, &span)))
+        return MPIR_Err(MPI_ERR_ARG, "%lld instances of a datatype of extent %ld span more than the address space",
+                        (long long) count, (long) dt->extent);
     seg->held = hold;
     if (hold)
         MPID_Datatype_add_ref(dt);
@@ -728,6 +747,8 @@ int MPID_Segment_for_each_run(MPID_Segment *seg, MPI_Count first, MPI_Count *las
 {
     Ctx c = { .op = OP_RUNS, .fn = fn, .state = state };
     int err = process(seg, first, last, &c);
+    if (!err && c.stopped)
+        *last = seg->pos = c.pos;
     return err ? err : c.err;
 }
 

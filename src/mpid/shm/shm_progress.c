@@ -214,13 +214,11 @@ typedef struct {
 static int sig_run(void *state, char *addr, MPI_Datatype el_type, MPI_Count n)
 {
     Sig_state *s = state;
-    if (s->seen >= s->want)
-        return 1;   /* enough: stop the walk */
     if (n > s->want - s->seen)
         n = s->want - s->seen;
     s->sig = MPID_Sig_concat(s->sig, MPID_Sig_repeat(MPID_Datatype_get(el_type)->sig_hash, 1, n), n);
     s->seen += n;
-    return 0;
+    return s->seen >= s->want ? MPID_RUN_STOP : 0;   /* enough: stop the walk */
 }
 
 static uint64_t receiver_prefix_sig(MPID_Datatype *dt, MPI_Count n)
