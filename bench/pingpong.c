@@ -21,8 +21,8 @@
  * the same random bytes (so nothing outside the type is written), and the count in the status
  * must be the count sent; then the same the other way. A broken transfer cannot look fast.
  * Timing: the round trip is repeated until a repetition lasts min_rep seconds (2 ms), then for
- * 10 repetitions more (the warm-up), then `reps` repetitions of that many round trips are timed with MPI_Wtime on rank 0;
- * the result is their median.
+ * 20 ms more (the warm-up); then `reps` (31) repetitions of that many round trips are timed with
+ * MPI_Wtime on rank 0, fewer (down to 5) when they pass 0.5 s; the result is their median.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -44,6 +44,8 @@ static char **filters;
 /* Many short repetitions: on a shared machine a time slice lost to another process spoils a few
  * of them, and the median passes over those. */
 static int reps = 31;
+static int min_reps = 5;                /* ... or fewer, down to this, when they last over budget */
+static double budget = 0.5;             /* seconds */
 static double min_rep = 0.002;          /* seconds */
 
 static int cmp_double(const void *a, const void *b)
@@ -121,8 +123,10 @@ static void fill_random(const pattern *p, unsigned long long seed)
 {
     bench_srand(seed);
     for (int r = 0; r < p->nreg; r++)
-        for (size_t i = 0; i < p->reg[r].len; i++)
-            p->reg[r].p[i] = (char)(bench_rand() >> 56);
+        for (size_t i = 0; i < p->reg[r].len; i += 8) {
+            unsigned long long x = bench_rand();
+            memcpy(p->reg[r].p + i, &x, p->reg[r].len - i < 8 ? p->reg[r].len - i : 8);
+        }
 }
 
 static void clear_regions(const pattern *p)
@@ -232,14 +236,18 @@ static double measure(const pattern *p)
     double t;
     while ((t = timed_batch(p, n, &rc)) < min_rep && !rc)
         n = t < min_rep / 64 ? n * 8 : n * 2;
-    if (!rc)
-        timed_batch(p, 10 * n, &rc);      /* the rest of the warm-up: 10 repetitions' worth */
-    double v[MAXREP];
-    for (int r = 0; r < reps && !rc; r++)
-        v[r] = timed_batch(p, n, &rc) / n;
+    /* The rest of the warm-up: 20 ms or one repetition. */
+    for (double w = 0; w < 0.02 && !rc; w += timed_batch(p, n, &rc))
+        ;
+    double v[MAXREP], spent = 0;
+    int r;
+    for (r = 0; r < reps && !rc && (r < min_reps || spent < budget); r++)
+        spent += (v[r] = timed_batch(p, n, &rc));
+    for (int i = 0; i < r; i++)
+        v[i] /= n;
     long stop = 0;
     MPI_Send(&stop, 1, MPI_LONG, 1, TAG_CTRL, MPI_COMM_WORLD);
-    return rc ? -1 : median(v, reps);
+    return rc ? -1 : median(v, r);
 }
 
 static void run_case(int index)
@@ -300,8 +308,11 @@ int main(int argc, char **argv)
         else
             filters[nfilters++] = argv[i];
     }
-    if (quick)
+    if (quick) {
         reps = 9;
+        min_reps = 3;
+        budget = 0.1;
+    }
     setvbuf(stdout, NULL, _IOLBF, 0);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -50,6 +50,13 @@ typedef struct {
     unsigned char *back;        /* a typed buffer to unpack into */
 } Stream;
 
+/* Typed-buffer addresses in integer arithmetic: the origin buf may lie far outside the allocation
+ * (its data starts at buf + lo, and lo may be huge). */
+static char *at(const char *base, MPI_Aint off)
+{
+    return (char *) ((uintptr_t) base + (uintptr_t) off);
+}
+
 static uint64_t next_random(Stream *st)
 {
     st->seed = st->seed * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -91,7 +98,7 @@ static bool untouched(const unsigned char *p, MPI_Count n)
 static char *fresh_back(Stream *st)
 {
     memset(st->back, PATTERN, (size_t) st->span + 1);
-    return (char *) st->back - st->lo;
+    return (char *) ((uintptr_t) st->back - (uintptr_t) st->lo);
 }
 
 static void seg_init(const Stream *st, MPID_Segment *seg, char *origin)
@@ -199,7 +206,7 @@ static int collect_run(void *state, char *addr, MPI_Datatype el_type, MPI_Count 
     }
     MPI_Count el = MPID_Datatype_get(el_type)->size;
     CHECK(n > 0 && el > 0, "a run of %lld elements of size %lld", (long long) n, (long long) el);
-    st->runs[st->nruns].off = addr - st->buf;
+    st->runs[st->nruns].off = (MPI_Aint) ((uintptr_t) addr - (uintptr_t) st->buf);
     st->runs[st->nruns].len = n * el;
     st->runs[st->nruns].el_type = el_type;
     st->nruns++;
@@ -278,7 +285,7 @@ static void check_one_shot(Stream *st)
     check_guards(st->ref, st->S, "one-shot segment pack");
     MPI_Count pos = 0;
     for (MPI_Count r = 0; r < st->nruns; r++) {
-        CHECK(memcmp(st->ref + pos, st->buf + st->runs[r].off, (size_t) st->runs[r].len) == 0,
+        CHECK(memcmp(st->ref + pos, at(st->buf, st->runs[r].off), (size_t) st->runs[r].len) == 0,
               "the packed bytes of run %lld differ from the typed buffer", (long long) r);
         pos += st->runs[r].len;
     }
@@ -390,7 +397,7 @@ static void check_unpack(Stream *st)
     /* what unpack must leave: the covered bytes of buf, the pattern elsewhere */
     memset(st->expect, PATTERN, (size_t) st->span + 1);
     for (MPI_Count r = 0; r < st->nruns; r++)
-        memcpy(st->expect + (st->runs[r].off - st->lo), st->buf + st->runs[r].off, (size_t) st->runs[r].len);
+        memcpy(st->expect + (st->runs[r].off - st->lo), at(st->buf, st->runs[r].off), (size_t) st->runs[r].len);
 
     MPID_Segment seg;
     seg_init(st, &seg, fresh_back(st));
@@ -512,7 +519,7 @@ static void check_type_iov(Stream *st)
         CHECK(i == 0 || (MPI_Aint) (intptr_t) iov[i - 1].iov_base + (MPI_Aint) iov[i - 1].iov_len != off,
               "iov pieces %lld and %lld touch but were not merged", (long long) i - 1, (long long) i);
         CHECK(off >= st->lo && off + len <= st->hi, "iov piece outside the true bounds");
-        CHECK(memcmp(st->buf + off, st->ref + q, (size_t) len) == 0, "iov piece %lld differs from the pack",
+        CHECK(memcmp(at(st->buf, off), st->ref + q, (size_t) len) == 0, "iov piece %lld differs from the pack",
               (long long) i);
         q += len;
     }
@@ -648,7 +655,7 @@ void check_stream(const Prog *P, MPI_Datatype type, MPI_Count count, Input *in)
     CHECK(mem && st.expect && st.back && st.bound, "out of memory in the fuzzer");
     for (MPI_Aint i = 0; i <= st.span; i++)
         mem[i] = (unsigned char) next_random(&st);
-    st.buf = (char *) ((uintptr_t) mem - (uintptr_t) st.lo);   /* integer arithmetic: lo may be huge */
+    st.buf = (char *) ((uintptr_t) mem - (uintptr_t) st.lo);     /* see at() */
 
     check_runs(&st);
     check_model(&st);

@@ -125,7 +125,7 @@ static inline void copy_bytes(char *d, const char *s, MPI_Count n)
 /* A constant size lets the compiler turn each copy into a few moves. */
 #define STRIDED_CASE(N, DST, SRC) \
     case N: \
-        for (MPI_Count i = 0; i < n; i++, packed += N, typed += stride) { \
+        for (MPI_Count i = 0; i < n; i++, packed += N, typed = at(typed, stride)) { \
             if (far) \
                 __builtin_prefetch(at_k(typed, 8, stride)); \
             memcpy(DST, SRC, N); \
@@ -142,7 +142,7 @@ static inline void copy_bytes(char *d, const char *s, MPI_Count n)
             STRIDED_CASE(24, DST, SRC) STRIDED_CASE(32, DST, SRC) STRIDED_CASE(40, DST, SRC) \
             STRIDED_CASE(48, DST, SRC) STRIDED_CASE(64, DST, SRC) \
         default: \
-            for (MPI_Count i = 0; i < n; i++, packed += bs, typed += stride) \
+            for (MPI_Count i = 0; i < n; i++, packed += bs, typed = at(typed, stride)) \
                 memcpy(DST, SRC, (size_t) bs); \
         } \
     }
@@ -158,7 +158,7 @@ static void pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count b
         return;
     }
     MPI_Count i = 0;
-    for (; i + 4 <= n; i += 4, packed += 32, typed += 4 * stride) {
+    for (; i + 4 <= n; i += 4, packed += 32, typed = at_k(typed, 4, stride)) {
         __m128i a = _mm_loadl_epi64((const __m128i *) typed);
         __m128i b = _mm_loadl_epi64((const __m128i *) (typed + stride));
         __m128i c = _mm_loadl_epi64((const __m128i *) (typed + 2 * stride));
@@ -176,7 +176,7 @@ static void unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count
         return;
     }
     MPI_Count i = 0;
-    for (; i + 4 <= n; i += 4, packed += 32, typed += 4 * stride) {
+    for (; i + 4 <= n; i += 4, packed += 32, typed = at_k(typed, 4, stride)) {
         __m128i ab = _mm_loadu_si128((const __m128i *) packed);
         __m128i cd = _mm_loadu_si128((const __m128i *) (packed + 16));
         _mm_storel_epi64((__m128i *) typed, ab);
@@ -247,12 +247,12 @@ typedef struct MPID_Windows {
         const int c0 = w->count[0]; \
         src = at(src, w->start); \
         if (nw == 1) { \
-            for (MPI_Count i = 0; i < n - tail; i++, src += step, out += c0) { \
+            for (MPI_Count i = 0; i < n - tail; i++, src = at(src, step), out += c0) { \
                 _mm_prefetch(at_k(src, PREFETCH_AHEAD, step), _MM_HINT_T0); \
                 STORE((void *) out, COMPRESS(m0, LOAD(m0, src))); \
             } \
         } else { \
-            for (MPI_Count i = 0; i < n - tail; i++, src += step) { \
+            for (MPI_Count i = 0; i < n - tail; i++, src = at(src, step)) { \
                 _mm_prefetch(at_k(src, PREFETCH_AHEAD, step), _MM_HINT_T0); \
                 for (int k = 0; k < nw; k++) { \
                     MASK m = (MASK) w->mask[k]; \
@@ -262,7 +262,7 @@ typedef struct MPID_Windows {
             } \
         } \
         /* the last elements store exactly: nothing is written past the range */ \
-        for (MPI_Count i = n - tail < 0 ? 0 : n - tail; i < n; i++, src += step) \
+        for (MPI_Count i = n - tail < 0 ? 0 : n - tail; i < n; i++, src = at(src, step)) \
             for (int k = 0; k < nw; k++) { \
                 MASK m = (MASK) w->mask[k]; \
                 MSTORE(out, (MASK) w->low[k], COMPRESS(m, LOAD(m, src + W * k))); \
@@ -276,7 +276,7 @@ typedef struct MPID_Windows {
         const MASK m0 = (MASK) w->mask[0], l0 = (MASK) w->low[0]; \
         const int c0 = w->count[0]; \
         dst = at(dst, w->start); \
-        for (MPI_Count i = 0; i < n; i++, dst += step) { \
+        for (MPI_Count i = 0; i < n; i++, dst = at(dst, step)) { \
             __builtin_prefetch(at_k(dst, PREFETCH_AHEAD, step), 1); \
             __builtin_prefetch(in + 512, 0); \
             if (nw == 1) { \
@@ -633,11 +633,11 @@ static int segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI
     seg->type = dt;
     if (MPIR_Mul_overflows(count, dt->size, &seg->size))
         return MPIR_Err(MPI_ERR_COUNT, "count %lld of this datatype exceeds 2^63 bytes", (long long) count);
-    /* every instance's address must be computable: (count - 1) * extent + true extent must fit */
-    int64_t span;
-    MPI_Aint ext = dt->extent < 0 ? -dt->extent : dt->extent;
-    if (count > 0 && (MPIR_Mul_overflows(count - 1, ext, &span)
-                      || MPIR_Add_overflows(span, dt->true_ub - dt->true_lb, &span)))
+    /* every data address must be computable: the last instance's data, at (count - 1) * extent plus
+     * [true_lb, true_ub), must be a representable offset (the extent may be negative) */
+    int64_t reach, end;
+    if (count > 1 && (MPIR_Mul_overflows(count - 1, dt->extent, &reach) || MPIR_Add_overflows(reach, dt->true_ub, &end)
+                      || MPIR_Add_overflows(reach, dt->true_lb, &end)))
         return MPIR_Err(MPI_ERR_ARG, "%lld instances of a datatype of extent %ld span more than the address space",
                         (long long) count, (long) dt->extent);
     seg->held = hold;
