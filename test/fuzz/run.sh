@@ -51,7 +51,8 @@ if [ "$update" = 1 ]; then
     merged=$work/merged
     rm -rf "$merged"
     mkdir -p "$merged"
-    "$fuzzer" -merge=1 -rss_limit_mb=2048 -timeout=10 "$merged" "$here/corpus" "$scratch" 2>/dev/null
+    "$fuzzer" -merge=1 -use_counters=0 -rss_limit_mb=2048 -timeout=10 "$merged" "$here/corpus" "$scratch" \
+        2>/dev/null
     # the hand-made seeds and the fixed crashes (regress-*) stay; the found inputs are replaced by
     # the merged set, smallest first
     find "$here/corpus" -type f -name 'found-*' -delete
@@ -59,7 +60,7 @@ if [ "$update" = 1 ]; then
     for s in "$here"/corpus/seed-* "$here"/corpus/regress-*; do
         seed_sums[$(sha1sum <"$s" | cut -c1-40)]=1
     done
-    n=${#seed_sums[@]}
+    n=$(find "$here/corpus" -type f | wc -l)
     for f in $(ls -S -r "$merged"); do
         [ -z "${seed_sums[$f]:-}" ] || continue     # merge names inputs by their SHA-1
         [ "$n" -lt 200 ] || break
