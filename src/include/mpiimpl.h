@@ -31,6 +31,11 @@ _Static_assert(sizeof(MPI_Aint) == 8 && sizeof(MPI_Count) == 8 && sizeof(int64_t
 #define MPIR_DEEP_THRESHOLD 256
 int MPIR_Run_deep(int depth, void (*fn)(void *), void *arg);
 
+/* Object names (datatypes, communicators, windows): set truncates and drops trailing blanks; get
+ * copies the name out and returns its length. */
+void MPIR_Name_set(char *stored, const char *name);
+int MPIR_Name_get(const char *stored, char *out);
+
 /* Copies n ints into a new array of MPI_Count (for the int bindings of large-count functions). */
 int MPIR_Widen_ints(const int *src, MPI_Count n, MPI_Count **dst);
 

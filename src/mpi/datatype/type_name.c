@@ -11,23 +11,10 @@
 
 /* One lock for every name: names change rarely, and the lock keeps a reader from seeing half of a
  * name being written by another thread (a user race, but it must not give garbage). */
-static pthread_mutex_t name_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int MPIR_Type_set_name_impl(MPI_Datatype datatype, const char *type_name)
 {
-    MPID_Datatype *dt = MPID_Datatype_get(datatype);
-
-    /* Too long a name is truncated, not an error; trailing blanks are not significant (leading
-     * ones are), so the stored name never ends in a blank. strnlen: the user's string may be
-     * longer than what we keep, and need not be read further. */
-    size_t len = strnlen(type_name, MPI_MAX_OBJECT_NAME - 1);
-    while (len > 0 && type_name[len - 1] == ' ')
-        len--;
-
-    pthread_mutex_lock(&name_lock);
-    memcpy(dt->name, type_name, len);
-    dt->name[len] = '\0';
-    pthread_mutex_unlock(&name_lock);
+    MPIR_Name_set(MPID_Datatype_get(datatype)->name, type_name);
     return MPI_SUCCESS;
 }
 
@@ -42,12 +29,6 @@ int MPIR_Type_get_name_impl(MPI_Datatype datatype, char *type_name, int *resultl
         return MPI_SUCCESS;
     }
 
-    MPID_Datatype *dt = MPID_Datatype_get(datatype);
-    pthread_mutex_lock(&name_lock);
-    size_t len = strnlen(dt->name, MPI_MAX_OBJECT_NAME - 1);
-    memcpy(type_name, dt->name, len);
-    pthread_mutex_unlock(&name_lock);
-    type_name[len] = '\0';
-    *resultlen = (int) len;
+    *resultlen = MPIR_Name_get(MPID_Datatype_get(datatype)->name, type_name);
     return MPI_SUCCESS;
 }

@@ -1,4 +1,5 @@
 libmpi_la_SOURCES += \
     src/mpi/misc/alloc_mem.c \
     src/mpi/misc/processor_name.c \
-    src/mpi/misc/leaks.c
+    src/mpi/misc/leaks.c \
+    src/mpi/misc/object_name.c

@@ -10,8 +10,6 @@
 
 /* Keeps a reader from seeing half of a name another thread is writing (a user race, but it must
  * not give garbage). */
-static pthread_mutex_t name_lock = PTHREAD_MUTEX_INITIALIZER;
-
 static int freed_window(void)
 {
     return MPIR_Err(MPI_ERR_WIN, "the window was freed");
@@ -22,13 +20,7 @@ int MPIR_Win_set_name_impl(MPI_Win win, const char *win_name)
     MPIR_Win *w = MPIR_Win_lookup(win);
     if (w == NULL)
         return freed_window();
-    size_t len = strnlen(win_name, MPI_MAX_OBJECT_NAME - 1);
-    while (len > 0 && win_name[len - 1] == ' ')
-        len--;
-    pthread_mutex_lock(&name_lock);
-    memcpy(w->name, win_name, len);
-    w->name[len] = '\0';
-    pthread_mutex_unlock(&name_lock);
+    MPIR_Name_set(w->name, win_name);
     return MPI_SUCCESS;
 }
 
@@ -37,11 +29,6 @@ int MPIR_Win_get_name_impl(MPI_Win win, char *win_name, int *resultlen)
     MPIR_Win *w = MPIR_Win_lookup(win);
     if (w == NULL)
         return freed_window();
-    pthread_mutex_lock(&name_lock);
-    size_t len = strnlen(w->name, MPI_MAX_OBJECT_NAME - 1);
-    memcpy(win_name, w->name, len);
-    pthread_mutex_unlock(&name_lock);
-    win_name[len] = '\0';
-    *resultlen = (int) len;
+    *resultlen = MPIR_Name_get(w->name, win_name);
     return MPI_SUCCESS;
 }
