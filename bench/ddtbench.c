@@ -57,26 +57,9 @@ static double now(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static int selected(const char *name)
 {
-    if (nfilters == 0)
-        return 1;
-    for (int i = 0; i < nfilters; i++)
-        if (strstr(name, filters[i]))
-            return 1;
-    return 0;
+    return bench_selected(name, filters, nfilters);
 }
 
 /* ---- throughput ---- */
@@ -140,7 +123,7 @@ static void measure(bench_ctx *c, double gbs[NOPS])
             per_call[k][r] = (now() - t) / iters[k];
         }
     for (int k = 0; k < NOPS; k++)
-        gbs[k] = c->p->bytes / median(per_call[k], reps) / 1e9;
+        gbs[k] = c->p->bytes / bench_median(per_call[k], reps) / 1e9;
 }
 
 /* Keeps the core busy for a moment, so that the first measurement does not find it idling at a
@@ -303,8 +286,8 @@ static void run_commit(const char *name, int (*create)(const big_args *, int, MP
         tm[r] = t2 - t1;
         MPI_Type_free(&t);
     }
-    printf("C\t%s\t%s\t%d\t%.2f\t%.2f\t%.1f\n", lib, name, n, median(tc, reps) * 1e9 / n,
-           median(tm, reps) * 1e9 / n, (double)rss / n);
+    printf("C\t%s\t%s\t%d\t%.2f\t%.2f\t%.1f\n", lib, name, n, bench_median(tc, reps) * 1e9 / n,
+           bench_median(tm, reps) * 1e9 / n, (double)rss / n);
 }
 
 static void run_commits(void)

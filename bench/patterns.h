@@ -44,6 +44,11 @@ extern const int pattern_nspecs;
 void pattern_free(pattern *p);
 
 /* Deterministic random numbers, so every library sees the same index lists and block lengths. */
+/* The median of n values (sorts them in place). */
+double bench_median(double *v, int n);
+/* Whether a pattern name contains one of the n filter words (every name when there are none). */
+int bench_selected(const char *name, char **filters, int n);
+
 void bench_srand(unsigned long long seed);
 unsigned long long bench_rand(void);
 

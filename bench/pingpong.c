@@ -48,26 +48,9 @@ static int min_reps = 5;                /* ... or fewer, down to this, when they
 static double budget = 0.5;             /* seconds */
 static double min_rep = 0.002;          /* seconds */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static int selected(const char *name)
 {
-    if (nfilters == 0)
-        return 1;
-    for (int i = 0; i < nfilters; i++)
-        if (strstr(name, filters[i]))
-            return 1;
-    return 0;
+    return bench_selected(name, filters, nfilters);
 }
 
 /* ---- the two reference cases: contiguous MPI_BYTE of 0 bytes and of 1 MiB ---- */
@@ -247,7 +230,7 @@ static double measure(const pattern *p)
         v[i] /= n;
     long stop = 0;
     MPI_Send(&stop, 1, MPI_LONG, 1, TAG_CTRL, MPI_COMM_WORLD);
-    return rc ? -1 : median(v, r);
+    return rc ? -1 : bench_median(v, r);
 }
 
 static void run_case(int index)
