@@ -201,8 +201,8 @@ static void run_pattern(int index)
     const char *err = NULL;
     if (spec->build(&p, spec->args))
         err = "building the type failed";
-    else if (!(packed = aligned_alloc(64, (p.bytes + GUARD + 63) / 64 * 64)) ||
-             !(ref = aligned_alloc(64, (p.bytes + 63) / 64 * 64 + 64)))
+    else if (!(packed = bench_alloc((p.bytes + GUARD + 63) / 64 * 64)) ||
+             !(ref = bench_alloc((p.bytes + 63) / 64 * 64 + 64)))
         err = "out of memory";
     else
         err = verify(&p, packed, ref);
@@ -220,8 +220,8 @@ static void run_pattern(int index)
             printf("P\t%s\t%s\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", lib, p.name, p.bytes,
                    g[0], g[1], g[2], g[3], g[4]);
     }
-    free(packed);
-    free(ref);
+    bench_free(packed);
+    bench_free(ref);
     pattern_free(&p);
 }
 

@@ -11,13 +11,12 @@
 #include "mpid_dataloop.h"
 #include "mpid_external32.h"
 
-/* Packed bytes of count instances of type; an overflow of MPI_Count is the caller's error. */
-static int stream_bytes(MPI_Count count, MPI_Datatype type, MPI_Count *bytes)
+/* Packed bytes of count instances of dt; an overflow of MPI_Count is the caller's error. */
+static int stream_bytes(MPI_Count count, const MPID_Datatype *dt, MPI_Count *bytes)
 {
-    MPI_Count size = MPID_Datatype_get(type)->size;
-    if (MPIR_Mul_overflows(count, size, bytes))
+    if (MPIR_Mul_overflows(count, dt->size, bytes))
         return MPIR_Err(MPI_ERR_ARG, "count %lld of a type of %lld bytes overflows the byte count",
-                        (long long) count, (long long) size);
+                        (long long) count, (long long) dt->size);
     return MPI_SUCCESS;
 }
 
@@ -38,11 +37,10 @@ static int check_room(const char *bufname, MPI_Count bufsize, MPI_Count position
     return MPI_SUCCESS;
 }
 
-/* Copies the whole packed stream of (buf, count, type), bytes long, to packed (pack) or from it. */
-static int copy_stream(const void *buf, MPI_Count count, MPI_Datatype type, char *packed,
-                       MPI_Count bytes, bool pack)
+/* Copies the whole packed stream of (buf, count, dt), bytes long, to packed (pack) or from it. */
+static int copy_stream(const void *buf, MPI_Count count, MPID_Datatype *dt, char *packed, MPI_Count bytes,
+                       bool pack)
 {
-    MPID_Datatype *dt = MPID_Datatype_get(type);
     if (bytes == 0)
         return MPI_SUCCESS;
     /* one run of bytes (contiguous types, and e.g. a subarray face that is one run): one memcpy;
@@ -56,33 +54,23 @@ static int copy_stream(const void *buf, MPI_Count count, MPI_Datatype type, char
             memcpy(data, packed, (size_t) bytes);
         return MPI_SUCCESS;
     }
-
-    MPID_Segment seg;
-    int err = MPID_Segment_init_borrowed(&seg, buf, count, type);
-    if (err)
-        return err;
-    MPI_Count last = bytes;
-    err = pack ? MPID_Segment_pack(&seg, 0, &last, packed) : MPID_Segment_unpack(&seg, 0, &last, packed);
-    MPID_Segment_free(&seg);
-    if (err == MPI_SUCCESS && last != bytes)
-        err = MPIR_Err(MPI_ERR_INTERN, "the segment stopped at byte %lld of %lld", (long long) last,
-                       (long long) bytes);
-    return err;
+    return MPID_Stream_copy(buf, count, dt, packed, pack);
 }
 
 int MPIR_Pack_impl(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
                    MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
 {
     (void) comm;   /* a pack for a homogeneous machine is the same for every communicator */
+    MPID_Datatype *dt = MPID_Datatype_get(datatype);
     MPI_Count bytes;
-    int err = stream_bytes(incount, datatype, &bytes);
+    int err = stream_bytes(incount, dt, &bytes);
     if (err == MPI_SUCCESS)
         err = check_room("output buffer", outsize, *position, bytes);
     if (err)
         return err;
     if (bytes > 0 && outbuf == NULL)
         return MPIR_Err(MPI_ERR_BUFFER, "outbuf is NULL");
-    err = copy_stream(inbuf, incount, datatype, (char *) ((uintptr_t) outbuf + (uintptr_t) *position), bytes, true);
+    err = copy_stream(inbuf, incount, dt, (char *) ((uintptr_t) outbuf + (uintptr_t) *position), bytes, true);
     if (err == MPI_SUCCESS)
         *position += bytes;
     return err;
@@ -92,15 +80,16 @@ int MPIR_Unpack_impl(const void *inbuf, MPI_Count insize, MPI_Count *position, v
                      MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
     (void) comm;
+    MPID_Datatype *dt = MPID_Datatype_get(datatype);
     MPI_Count bytes;
-    int err = stream_bytes(outcount, datatype, &bytes);
+    int err = stream_bytes(outcount, dt, &bytes);
     if (err == MPI_SUCCESS)
         err = check_room("input buffer", insize, *position, bytes);
     if (err)
         return err;
     if (bytes > 0 && inbuf == NULL)
         return MPIR_Err(MPI_ERR_BUFFER, "inbuf is NULL");
-    err = copy_stream(outbuf, outcount, datatype, (char *) ((uintptr_t) inbuf + (uintptr_t) *position), bytes, false);
+    err = copy_stream(outbuf, outcount, dt, (char *) ((uintptr_t) inbuf + (uintptr_t) *position), bytes, false);
     if (err == MPI_SUCCESS)
         *position += bytes;
     return err;
@@ -109,7 +98,7 @@ int MPIR_Unpack_impl(const void *inbuf, MPI_Count insize, MPI_Count *position, v
 int MPIR_Pack_size_impl(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
 {
     (void) comm;
-    return stream_bytes(incount, datatype, size);
+    return stream_bytes(incount, MPID_Datatype_get(datatype), size);
 }
 
 /* ---- external32 ---- */

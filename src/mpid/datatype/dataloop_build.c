@@ -10,8 +10,8 @@
  *   3. blocks of runs that touch are merged; empty blocks vanish;
  *   4. what remains regular stays a CONTIG or VECTOR loop (no per-block arrays), the rest becomes
  *      BLKIDX (equal blocks) or INDEXED.
- * Structs whose blocks are all runs of one basic type become one indexed leaf; other structs keep
- * one loop per block.
+ * Structs whose blocks are all runs of basic elements become one indexed leaf (recording each
+ * block's type when they differ); other structs keep one loop per block.
  */
 #include "mpiimpl.h"
 #include "mpid_dataloop.h"
@@ -56,6 +56,7 @@ void MPID_Dataloop_free(MPID_Loop *l)
         free(x->children);
         free(x->offsets);
         free(x->prefix);
+        free(x->el_types);
         free(x->windows);
         free(x);
     }
@@ -98,6 +99,7 @@ typedef struct {
     const int64_t *disps;       /* NULL: block k at k * stride */
     MPI_Aint unit;
     MPI_Aint stride;
+    const MPI_Datatype *types;  /* leaf_from_blocks only: block k's basic type (a struct's) */
 } Blocks;
 
 static MPI_Count block_len(const Blocks *b, MPI_Count k) { return b->lens ? b->lens[k] : b->len; }
@@ -125,33 +127,50 @@ static MPI_Count struct_block_bytes(const MPID_Loop *l, MPI_Count k) { return l-
 
 /* A leaf from blocks whose every element is a run of n basic elements at d (one pass: runs that
  * touch merge; a run's length is the difference of two prefix sums, so no length array is kept).
- * Equal runs at a constant distance become a vector, equal runs a blkidx, others an indexed leaf. */
+ * Equal runs at a constant distance become a vector, equal runs a blkidx, others an indexed leaf.
+ * With b->types (a struct's basic types), a block's elements are of its own type; runs of
+ * different types never merge, and mixed types give an indexed leaf that records them. */
 static int leaf_from_blocks(const Blocks *b, MPI_Count n, MPI_Aint d, MPI_Datatype el_type, int el_size,
                             MPID_Loop **out)
 {
-    MPI_Aint *o = malloc((size_t) (b->count ? b->count : 1) * sizeof *o);
-    MPI_Count *pre = malloc((size_t) (b->count + 1) * sizeof *pre);
-    if (!o || !pre) {
+    size_t room = (size_t) (b->count ? b->count : 1);
+    MPI_Aint *o = malloc(room * sizeof *o);
+    MPI_Count *pre = malloc((room + 1) * sizeof *pre);
+    MPI_Datatype *t = b->types ? malloc(room * sizeof *t) : NULL;
+    if (!o || !pre || (b->types && !t)) {
         free(o);
         free(pre);
+        free(t);
         return oom();
     }
     MPI_Count m = 0;
+    bool mixed = false;
     pre[0] = 0;
     for (MPI_Count k = 0; k < b->count; k++) {
-        MPI_Count bytes = block_len(b, k) * n * el_size;
+        MPI_Datatype type = b->types ? b->types[k] : el_type;
+        MPI_Count size = b->types ? MPID_Datatype_get(type)->size : el_size;
+        MPI_Count bytes = block_len(b, k) * n * size;
         if (bytes == 0)
             continue;
         MPI_Aint off = block_off(b, k) + d;
-        if (m > 0 && o[m - 1] + (pre[m] - pre[m - 1]) == off) {
+        bool same = !t || m == 0 || t[m - 1] == type;
+        if (m > 0 && same && o[m - 1] + (pre[m] - pre[m - 1]) == off) {
             pre[m] += bytes;
-        } else {
-            o[m] = off;
-            pre[m + 1] = pre[m] + bytes;
-            m++;
+            continue;
         }
+        if (t) {
+            t[m] = type;
+            mixed = mixed || !same;
+        }
+        o[m] = off;
+        pre[m + 1] = pre[m] + bytes;
+        m++;
     }
-    bool equal = true, regular = true;
+    if (t && !mixed && m > 0) {
+        el_type = t[0];
+        el_size = (int) MPID_Datatype_get(el_type)->size;
+    }
+    bool equal = !mixed, regular = true;
     for (MPI_Count k = 1; k < m && equal; k++) {
         equal = pre[k + 1] - pre[k] == pre[1];
         regular = regular && o[k] - o[k - 1] == o[1] - o[0];
@@ -178,10 +197,17 @@ static int leaf_from_blocks(const Blocks *b, MPI_Count n, MPI_Aint d, MPI_Dataty
             l->prefix = pre;
             o = NULL;
             pre = NULL;
+            if (mixed) {
+                l->el_types = t;
+                l->el_type = MPI_DATATYPE_NULL;
+                l->el_size = 0;
+                t = NULL;
+            }
         }
     }
     free(o);
     free(pre);
+    free(t);
     if (!l)
         return oom();
     *out = l;
@@ -339,15 +365,31 @@ static int build_pair(MPI_Datatype type, MPID_Loop **out)
     return MPI_SUCCESS;
 }
 
+/* Whether every entry of a struct that has data is of a basic type (not a pair type). */
+static bool entries_basic(MPI_Count count, const int64_t *lens, const MPI_Datatype *types)
+{
+    for (MPI_Count k = 0; k < count; k++) {
+        MPID_Datatype *t = MPID_Datatype_get(types[k]);
+        if (lens[k] != 0 && t->size != 0 && (!MPID_Datatype_is_builtin(types[k]) || t->n_elements != 1))
+            return false;
+    }
+    return true;
+}
+
 static int build_struct(MPI_Count count, const int64_t *lens, const int64_t *offs, const MPI_Datatype *types,
                         MPID_Loop **out)
 {
+    /* entries of basic types: the leaf comes straight from the arguments, no loop per entry */
+    if (entries_basic(count, lens, types)) {
+        Blocks b = { .count = count, .lens = lens, .disps = offs, .unit = 1, .types = types };
+        return leaf_from_blocks(&b, 1, 0, MPI_BYTE, 1, out);
+    }
     int err = MPI_SUCCESS;
     MPID_Loop **blocks = calloc((size_t) (count ? count : 1), sizeof *blocks);
     if (!blocks)
         return oom();
     MPI_Count m = 0;
-    bool runs_of_one_type = true;
+    bool all_runs = true;
     for (MPI_Count k = 0; k < count && !err; k++) {
         MPID_Datatype *t = MPID_Datatype_get(types[k]);
         if (lens[k] == 0 || t->size == 0)
@@ -356,7 +398,7 @@ static int build_struct(MPI_Count count, const int64_t *lens, const int64_t *off
         if ((err = child_blocks(&one, types[k], &blocks[m])))
             break;
         blocks[m]->disp += offs[k];
-        runs_of_one_type = runs_of_one_type && is_run(blocks[m]) && blocks[m]->el_type == blocks[0]->el_type;
+        all_runs = all_runs && is_run(blocks[m]);
         m++;
     }
     if (!err && m == 0) {
@@ -365,20 +407,24 @@ static int build_struct(MPI_Count count, const int64_t *lens, const int64_t *off
     } else if (!err && m == 1) {
         *out = blocks[0];
         blocks[0] = NULL;
-    } else if (!err && runs_of_one_type) {
+    } else if (!err && all_runs) {
+        /* every entry is a run of basic elements: one leaf */
         int64_t *o = malloc((size_t) m * sizeof *o);
         int64_t *n = malloc((size_t) m * sizeof *n);
-        if (o && n) {
+        MPI_Datatype *t = malloc((size_t) m * sizeof *t);
+        if (o && n && t) {
             for (MPI_Count k = 0; k < m; k++) {
                 o[k] = blocks[k]->disp;
                 n[k] = blocks[k]->count;
+                t[k] = blocks[k]->el_type;
             }
-            Blocks runs = { .count = m, .lens = n, .disps = o, .unit = 1 };
-            err = leaf_from_blocks(&runs, 1, 0, blocks[0]->el_type, blocks[0]->el_size, out);
+            Blocks runs = { .count = m, .lens = n, .disps = o, .unit = 1, .types = t };
+            err = leaf_from_blocks(&runs, 1, 0, MPI_BYTE, 1, out);
         } else
             err = oom();
         free(o);
         free(n);
+        free(t);
     } else if (!err) {
         MPID_Loop *l = loop_new(MPID_LOOP_STRUCT);
         if (!l)
@@ -487,7 +533,9 @@ static void print(const MPID_Loop *l, FILE *out, int indent)
         fprintf(out, " blocklen=%lld", (long long) l->blocklen);
     if (l->kind == MPID_LOOP_VECTOR)
         fprintf(out, " stride=%ld", (long) l->stride);
-    if (is_leaf(l))
+    if (is_leaf(l) && l->el_types)
+        fprintf(out, " leaf mixed types\n");
+    else if (is_leaf(l))
         fprintf(out, " leaf el_size=%d\n", l->el_size);
     else
         fprintf(out, " child_extent=%ld\n", (long) l->child_extent);

@@ -18,8 +18,25 @@
 
 #define SIG_P 0x9e3779b97f4a7c15ull   /* odd, so powers never vanish mod 2^64 */
 
+/* Small exponents and runs of basic elements are what indexed and struct types of a million blocks
+ * hash: tables make each block a lookup instead of a chain of dependent multiplies. */
+enum { SIG_TABLE = 256 };
+static uint64_t sig_powers[SIG_TABLE];      /* SIG_P^e */
+static uint64_t sig_sums[SIG_TABLE + 1];    /* 1 + SIG_P + ... + SIG_P^(n-1) */
+
+__attribute__((constructor)) static void sig_tables_init(void)
+{
+    sig_powers[0] = 1;
+    for (int e = 1; e < SIG_TABLE; e++)
+        sig_powers[e] = sig_powers[e - 1] * SIG_P;
+    for (int n = 1; n <= SIG_TABLE; n++)
+        sig_sums[n] = sig_sums[n - 1] + sig_powers[n - 1];
+}
+
 static uint64_t sig_pow(uint64_t e)
 {
+    if (e < SIG_TABLE)
+        return sig_powers[e];
     uint64_t r = 1, b = SIG_P;
     for (; e; e >>= 1, b *= b)
         if (e & 1)
@@ -50,7 +67,11 @@ uint64_t MPID_Sig_concat(uint64_t first, uint64_t second, MPI_Count second_len)
 
 uint64_t MPID_Sig_repeat(uint64_t sig, MPI_Count len, MPI_Count n)
 {
-    return n <= 0 ? 0 : sig * geometric(sig_pow((uint64_t) len), (uint64_t) n);
+    if (n <= 0)
+        return 0;
+    if (len == 1 && n <= SIG_TABLE)
+        return sig * sig_sums[n];
+    return sig * geometric(sig_pow((uint64_t) len), (uint64_t) n);
 }
 
 #define OVERFLOW_ERR() MPIR_Err(MPI_ERR_ARG, "datatype size or displacement overflows 64 bits")

@@ -7,7 +7,9 @@
  *   - contiguous children are absorbed into their parent's blocks (a vector of contiguous(5, double)
  *     is a vector of 40-byte blocks), adjacent blocks are merged, empty blocks dropped;
  *   - dup, resized, subarray and darray wrappers disappear (they only change where copies go);
- *   - a type whose data is one run in type-map order is a single CONTIG leaf.
+ *   - a type whose data is one run in type-map order is a single CONTIG leaf;
+ *   - a struct whose entries are runs of basic elements is one INDEXED leaf, with a basic type per
+ *     block when the types differ (a struct of a million basic entries costs 20 bytes per entry).
  * Loops that repeat (contig, vector) store no per-block arrays, so regular types take memory
  * independent of their counts.
  *
@@ -46,6 +48,8 @@ typedef struct MPID_Loop {
     MPI_Count size;               /* packed bytes of the whole loop */
     MPI_Datatype el_type;         /* leaf: the basic type of the elements (el_size bytes each) */
     int el_size;                  /* leaf: size of one basic element, never split by a chunk */
+    MPI_Datatype *el_types;       /* INDEXED leaf of a struct of mixed basic types: the basic type
+                                     of each block (then el_type and el_size are unused) */
     struct MPID_Windows *windows; /* set when one instance of this loop is small and in order: the
                                      byte masks that let a vector unit copy it whole (segment.c) */
 } MPID_Loop;
@@ -106,6 +110,10 @@ void MPID_Segment_free(MPID_Segment *seg);
 int MPID_Segment_pack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, void *dest);
 /* Copies src (holding packed bytes [first, *last)) into the typed buffer. */
 int MPID_Segment_unpack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, const void *src);
+
+/* Packs (pack) or unpacks the whole stream of count instances of dt: the work of MPI_Pack and
+ * MPI_Unpack, without a cursor to set up. */
+int MPID_Stream_copy(const void *buf, MPI_Count count, struct MPID_Datatype *dt, void *stream, bool pack);
 
 /* The typed-buffer addresses of the runs that hold packed bytes [first, *last), merged where they
  * touch. At most max_iov runs are written; *last stops after the last complete run written. */

@@ -106,11 +106,12 @@ static inline void copy_bytes(char *d, const char *s, MPI_Count n)
             d[n - 1] = c;
         }
     } else if (n <= 256) {
-        /* 16-byte moves, the last one overlapping the one before */
-        MPI_Count i = 0;
-        for (; i + 16 < n; i += 16)
+        /* 16-byte moves, the last one overlapping the one before; it is loaded first, so no load
+         * waits behind this copy's stores */
+        __m128i last = _mm_loadu_si128((const __m128i *) (s + n - 16));
+        for (MPI_Count i = 0; i + 16 < n; i += 16)
             _mm_storeu_si128((__m128i *) (d + i), _mm_loadu_si128((const __m128i *) (s + i)));
-        _mm_storeu_si128((__m128i *) (d + n - 16), _mm_loadu_si128((const __m128i *) (s + n - 16)));
+        _mm_storeu_si128((__m128i *) (d + n - 16), last);
     } else {
         memcpy(d, s, (size_t) n);
     }
@@ -143,7 +144,7 @@ static inline void copy_bytes(char *d, const char *s, MPI_Count n)
             STRIDED_CASE(48, DST, SRC) STRIDED_CASE(64, DST, SRC) \
         default: \
             for (MPI_Count i = 0; i < n; i++, packed += bs, typed = at(typed, stride)) \
-                memcpy(DST, SRC, (size_t) bs); \
+                copy_bytes(DST, SRC, bs); \
         } \
     }
 STRIDED_KERNEL(pack_strided_any, packed, typed)
@@ -310,9 +311,20 @@ static void window_unpack(const MPID_Windows *w, char *in, char *dst, MPI_Aint s
 
 /* ---- leaves ---- */
 
-/* One run of bytes of a leaf (whole basic elements, except at trimmed range ends that the caller
- * guarantees are element boundaries). */
-static void run(Ctx *c, const MPID_Loop *leaf, char *addr, MPI_Count len)
+/* The basic type of block k of a leaf, and its size. */
+static MPI_Datatype block_type(const MPID_Loop *leaf, MPI_Count k)
+{
+    return leaf->el_types ? leaf->el_types[k] : leaf->el_type;
+}
+
+static MPI_Count block_el_size(const MPID_Loop *leaf, MPI_Count k)
+{
+    return leaf->el_types ? MPID_Datatype_get(leaf->el_types[k])->size : leaf->el_size;
+}
+
+/* One run of bytes of block k of a leaf (whole basic elements, except at trimmed range ends that
+ * the caller guarantees are element boundaries). */
+static void run_of_block(Ctx *c, const MPID_Loop *leaf, MPI_Count k, char *addr, MPI_Count len)
 {
     switch (c->op) {
     case OP_PACK:
@@ -326,7 +338,7 @@ static void run(Ctx *c, const MPID_Loop *leaf, char *addr, MPI_Count len)
     case OP_RUNS: {
         if (c->stopped)
             return;
-        int r = c->fn(c->state, addr, leaf->el_type, len / leaf->el_size);
+        int r = c->fn(c->state, addr, block_type(leaf, k), len / block_el_size(leaf, k));
         c->pos += len;
         if (r) {
             c->stopped = true;   /* MPID_RUN_STOP, or an error to pass on */
@@ -354,6 +366,12 @@ static void run(Ctx *c, const MPID_Loop *leaf, char *addr, MPI_Count len)
         c->pos += len;
         return;
     }
+}
+
+/* The same for a leaf of one basic type. */
+static void run(Ctx *c, const MPID_Loop *leaf, char *addr, MPI_Count len)
+{
+    run_of_block(c, leaf, 0, addr, len);
 }
 
 /* n full blocks of bs bytes: block i at base + i * stride, or at base + offs[i] when offs is set. */
@@ -398,28 +416,54 @@ static void equal_blocks_leaf(const MPID_Loop *l, char *base, MPI_Count from, MP
 #undef BLOCK_ADDR
 }
 
+/* Full blocks [b, ...) of an indexed leaf while they end by to; returns the first block left. The
+ * kernel of irregular types: per block one offset, one prefix sum and an inline copy. */
+#define INDEXED_FULL_BLOCKS(DST, SRC) \
+    for (MPI_Count next = pre[b]; b < n && (next = pre[b + 1]) <= to; b++) { \
+        MPI_Count len = next - pre[b]; \
+        char *typed = at(base, off[b]); \
+        copy_bytes(DST, SRC, len); \
+        stream += len; \
+    }
+
 /* An indexed leaf, packed or unpacked: blocks of any length at explicit offsets, each copied
  * inline; the first and last may be cut by the range. */
 static void indexed_leaf(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, Ctx *c)
 {
     const MPI_Aint *off = l->offsets;
     const MPI_Count *pre = l->prefix;
+    const MPI_Count n = l->count;
+    const bool pack = c->op == OP_PACK;
     char *stream = c->stream;
     MPI_Count b = find_block(l, from, c->hints);
-    for (; b < l->count && pre[b] < to; b++) {
-        MPI_Count lo = from > pre[b] ? from - pre[b] : 0;
-        MPI_Count hi = (to < pre[b + 1] ? to : pre[b + 1]) - pre[b];
-        char *typed = at(base, off[b] + lo);
-        if (c->op == OP_PACK)
-            copy_bytes(stream, typed, hi - lo);
+    if (from > pre[b]) {   /* the range starts inside block b */
+        MPI_Count hi = min_c(to, pre[b + 1]);
+        char *typed = at(base, off[b] + (from - pre[b]));
+        if (pack)
+            copy_bytes(stream, typed, hi - from);
         else
-            copy_bytes(typed, stream, hi - lo);
-        stream += hi - lo;
+            copy_bytes(typed, stream, hi - from);
+        stream += hi - from;
+        b++;
+    }
+    if (pack)
+        INDEXED_FULL_BLOCKS(stream, typed)
+    else
+        INDEXED_FULL_BLOCKS(typed, stream)
+    if (b < n && pre[b] < to) {   /* it ends inside block b */
+        char *typed = at(base, off[b]);
+        if (pack)
+            copy_bytes(stream, typed, to - pre[b]);
+        else
+            copy_bytes(typed, stream, to - pre[b]);
+        stream += to - pre[b];
+        b++;
     }
     if (c->hints && l->depth < MPID_SEGMENT_HINTS && b > 0)
         c->hints[l->depth] = b - 1;
     c->stream = stream;
 }
+#undef INDEXED_FULL_BLOCKS
 
 /* ---- the walk ---- */
 
@@ -492,7 +536,7 @@ static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, C
             if (l->kind == MPID_LOOP_STRUCT)
                 walk(l->children[b], base, lo, hi, c);
             else if (is_leaf(l))
-                run(c, l, at(base, l->offsets[b] + lo), hi - lo);
+                run_of_block(c, l, b, at(base, l->offsets[b] + lo), hi - lo);
             else
                 elements(l->child, l->child_extent, at(base, l->offsets[b]), lo, hi, c);
             if (c->hints && l->depth < MPID_SEGMENT_HINTS)
@@ -506,6 +550,10 @@ static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, C
 static MPI_Count misalign(const MPID_Loop *l, MPI_Count pos, MPI_Count *hints)
 {
     while (pos > 0 && pos < l->size) {
+        if (is_leaf(l) && l->el_types) {
+            MPI_Count k = find_block(l, pos, hints);
+            return (pos - l->prefix[k]) % block_el_size(l, k);
+        }
         if (is_leaf(l))
             return pos % l->el_size;
         if (l->kind == MPID_LOOP_STRUCT) {
@@ -527,8 +575,8 @@ static void set_windows(MPID_Loop *l)
     MPID_Iov runs[MAX_RUNS];
     char *origin = (char *) ((uintptr_t) 1 << 40);   /* any address: only differences are kept */
     Ctx c = { .op = OP_IOV, .iov = runs, .max_iov = MAX_RUNS };
-    if (l->size == 0 || l->size > 64 * MAX_WINDOWS || is_leaf(l))
-        return;
+    if (l->size == 0 || l->size > 64 * MAX_WINDOWS || (is_leaf(l) && l->kind == MPID_LOOP_CONTIG))
+        return;   /* a run needs no windows */
     walk(l, origin, 0, l->size, &c);
     if (c.stopped)
         return;
@@ -620,6 +668,42 @@ const MPID_Loop *MPID_Datatype_loop(MPID_Datatype *dt, int *err)
     return loop;
 }
 
+/* count instances of dt: the stream's size, after checking that every data address is
+ * computable (the last instance's data, at (count - 1) * extent plus [true_lb, true_ub), must be a
+ * representable offset; the extent may be negative). */
+static int stream_size(MPID_Datatype *dt, MPI_Count count, MPI_Count *size)
+{
+    if (MPIR_Mul_overflows(count, dt->size, size))
+        return MPIR_Err(MPI_ERR_COUNT, "count %lld of this datatype exceeds 2^63 bytes", (long long) count);
+    int64_t reach, end;
+    if (count > 1 && (MPIR_Mul_overflows(count - 1, dt->extent, &reach) || MPIR_Add_overflows(reach, dt->true_ub, &end)
+                      || MPIR_Add_overflows(reach, dt->true_lb, &end)))
+        return MPIR_Err(MPI_ERR_ARG, "%lld instances of a datatype of extent %ld span more than the address space",
+                        (long long) count, (long) dt->extent);
+    return MPI_SUCCESS;
+}
+
+/* The loop of count instances of loop (dt's) at its extent, normalised like any loop: instances
+ * that are single runs make one longer run, or a vector of runs. */
+static void set_top(MPID_Loop *top, const MPID_Loop *loop, MPID_Datatype *dt, MPI_Count count, MPI_Count size)
+{
+    if (loop->kind == MPID_LOOP_CONTIG && loop->child == NULL) {
+        *top = *loop;
+        top->size = size;
+        if (count > 1 && dt->extent != loop->size) {
+            top->kind = MPID_LOOP_VECTOR;
+            top->blocklen = loop->count;
+            top->stride = dt->extent;
+            top->count = count;
+        } else {
+            top->count = count * loop->count;
+        }
+        return;
+    }
+    *top = (MPID_Loop) { .kind = MPID_LOOP_CONTIG, .depth = loop->depth + 1, .count = count, .size = size,
+                         .child = (MPID_Loop *) loop, .child_extent = dt->extent, .child_size = dt->size };
+}
+
 static int segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_Datatype type, bool hold)
 {
     MPID_Datatype *dt = MPID_Datatype_get(type);
@@ -631,42 +715,12 @@ static int segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI
     seg->buf = (char *) buf;
     seg->count = count;
     seg->type = dt;
-    if (MPIR_Mul_overflows(count, dt->size, &seg->size))
-        return MPIR_Err(MPI_ERR_COUNT, "count %lld of this datatype exceeds 2^63 bytes", (long long) count);
-    /* every data address must be computable: the last instance's data, at (count - 1) * extent plus
-     * [true_lb, true_ub), must be a representable offset (the extent may be negative) */
-    int64_t reach, end;
-    if (count > 1 && (MPIR_Mul_overflows(count - 1, dt->extent, &reach) || MPIR_Add_overflows(reach, dt->true_ub, &end)
-                      || MPIR_Add_overflows(reach, dt->true_lb, &end)))
-        return MPIR_Err(MPI_ERR_ARG, "%lld instances of a datatype of extent %ld span more than the address space",
-                        (long long) count, (long) dt->extent);
+    if ((err = stream_size(dt, count, &seg->size)))
+        return err;
     seg->held = hold;
     if (hold)
         MPID_Datatype_add_ref(dt);
-
-    /* count instances at the extent: a loop like any other, normalised the same way */
-    MPID_Loop *top = &seg->top;
-    top->size = seg->size;
-    top->depth = loop->depth + 1;
-    if (loop->kind == MPID_LOOP_CONTIG && loop->child == NULL) {
-        /* instances that are single runs: one longer run, or a vector of runs */
-        *top = *loop;
-        top->size = seg->size;
-        if (count > 1 && dt->extent != loop->size) {
-            top->kind = MPID_LOOP_VECTOR;
-            top->blocklen = loop->count;
-            top->stride = dt->extent;
-            top->count = count;
-        } else {
-            top->count = count * loop->count;
-        }
-        return MPI_SUCCESS;
-    }
-    top->kind = MPID_LOOP_CONTIG;
-    top->count = count;
-    top->child = (MPID_Loop *) loop;
-    top->child_extent = dt->extent;
-    top->child_size = dt->size;
+    set_top(&seg->top, loop, dt, count, seg->size);
     return MPI_SUCCESS;
 }
 
@@ -729,6 +783,38 @@ static int process(MPID_Segment *seg, MPI_Count first, MPI_Count *last, Ctx *c)
     }
     seg->pos = *last;
     return MPI_SUCCESS;
+}
+
+typedef struct {
+    const MPID_Loop *loop;
+    char *buf;
+    MPI_Count size;
+    Ctx *c;
+} Whole_call;
+
+static void whole_call(void *p)
+{
+    Whole_call *w = p;
+    walk(w->loop, w->buf, 0, w->size, w->c);
+}
+
+int MPID_Stream_copy(const void *buf, MPI_Count count, MPID_Datatype *dt, void *stream, bool pack)
+{
+    int err;
+    const MPID_Loop *loop = MPID_Datatype_loop(dt, &err);
+    MPI_Count size;
+    if (!loop)
+        return err;
+    if ((err = stream_size(dt, count, &size)) || size == 0)
+        return err;
+    Ctx c = { .op = pack ? OP_PACK : OP_UNPACK, .stream = stream };
+    Whole_call w = { loop, (char *) buf, size, &c };
+    MPID_Loop top;
+    if (count > 1) {
+        set_top(&top, loop, dt, count, size);
+        w.loop = &top;
+    }
+    return MPIR_Run_deep(w.loop->depth, whole_call, &w);
 }
 
 int MPID_Segment_pack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, void *dest)
