@@ -64,8 +64,27 @@ typedef struct MPIR_Pool {
 void *MPIR_Pool_alloc(MPIR_Pool *pool);
 /* Returns the slot to the pool; the handle becomes invalid. */
 void MPIR_Pool_free(MPIR_Pool *pool, void *obj);
-/* The live object for a handle of this pool, or NULL. */
-void *MPIR_Pool_lookup(MPIR_Pool *pool, int handle);
+/* The object at a pool index, NULL if its block does not exist yet. */
+static inline char *MPIR_Pool_slot(MPIR_Pool *pool, int index)
+{
+    char *block = atomic_load_explicit(&pool->blocks[index / MPIR_POOL_BLOCK], memory_order_acquire);
+    return block ? block + (size_t) (index % MPIR_POOL_BLOCK) * pool->obj_size : NULL;
+}
+
+/* The live object for a handle of this pool, or NULL. Inline: every MPI call looks up its
+ * arguments, and a call costs more than the lookup. */
+static inline void *MPIR_Pool_lookup(MPIR_Pool *pool, int handle)
+{
+    if (MPIR_HANDLE_KIND(handle) != MPIR_KIND_ALLOCATED || MPIR_HANDLE_CLASS(handle) != pool->obj_class)
+        return NULL;
+    int index = MPIR_HANDLE_INDEX(handle);
+    if (index / MPIR_POOL_BLOCK >= MPIR_POOL_MAX_BLOCKS)
+        return NULL;
+    char *obj = MPIR_Pool_slot(pool, index);
+    if (!obj || atomic_load_explicit(&((MPIR_Object *) obj)->handle, memory_order_acquire) != handle)
+        return NULL;
+    return obj;
+}
 /* Calls fn on every live object (used by finalize to report leaks). */
 void MPIR_Pool_foreach(MPIR_Pool *pool, void (*fn)(void *obj, void *arg), void *arg);
 

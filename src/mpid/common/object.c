@@ -19,12 +19,6 @@ static int *next_free(MPIR_Pool *pool, char *obj)
     return (int *) (obj + sizeof(MPIR_Object));
 }
 
-static char *slot(MPIR_Pool *pool, int index)
-{
-    char *block = atomic_load_explicit(&pool->blocks[index / MPIR_POOL_BLOCK], memory_order_acquire);
-    return block ? block + (size_t) (index % MPIR_POOL_BLOCK) * pool->obj_size : NULL;
-}
-
 static int make_handle(MPIR_Pool *pool, int index)
 {
     unsigned gen = pool->generation[index] & GEN_MASK;
@@ -58,9 +52,9 @@ static bool grow(MPIR_Pool *pool)
     pool->nblocks++;
     /* index 0 of the first block is never used, so no allocated handle has index and generation 0 */
     for (int i = (first == 0 ? 1 : first); i < first + MPIR_POOL_BLOCK; i++) {
-        *next_free(pool, slot(pool, i)) = -1;
+        *next_free(pool, MPIR_Pool_slot(pool, i)) = -1;
         if (pool->free_tail >= 0)
-            *next_free(pool, slot(pool, pool->free_tail)) = i;
+            *next_free(pool, MPIR_Pool_slot(pool, pool->free_tail)) = i;
         else
             pool->free_head = i;
         pool->free_tail = i;
@@ -76,7 +70,7 @@ void *MPIR_Pool_alloc(MPIR_Pool *pool)
         return NULL;
     }
     int index = pool->free_head;
-    char *obj = slot(pool, index);
+    char *obj = MPIR_Pool_slot(pool, index);
     pool->free_head = *next_free(pool, obj);
     if (pool->free_head < 0)
         pool->free_tail = -1;
@@ -96,7 +90,7 @@ void MPIR_Pool_free(MPIR_Pool *pool, void *obj)
     pool->generation[index]++;
     *next_free(pool, obj) = -1;
     if (pool->free_tail >= 0)
-        *next_free(pool, slot(pool, pool->free_tail)) = index;
+        *next_free(pool, MPIR_Pool_slot(pool, pool->free_tail)) = index;
     else
         pool->free_head = index;
     pool->free_tail = index;
@@ -104,24 +98,11 @@ void MPIR_Pool_free(MPIR_Pool *pool, void *obj)
     pthread_mutex_unlock(&pool->lock);
 }
 
-void *MPIR_Pool_lookup(MPIR_Pool *pool, int handle)
-{
-    if (MPIR_HANDLE_KIND(handle) != MPIR_KIND_ALLOCATED || MPIR_HANDLE_CLASS(handle) != pool->obj_class)
-        return NULL;
-    int index = MPIR_HANDLE_INDEX(handle);
-    if (index / MPIR_POOL_BLOCK >= MPIR_POOL_MAX_BLOCKS)
-        return NULL;
-    char *obj = slot(pool, index);
-    if (!obj || atomic_load_explicit(&((MPIR_Object *) obj)->handle, memory_order_acquire) != handle)
-        return NULL;
-    return obj;
-}
-
 void MPIR_Pool_foreach(MPIR_Pool *pool, void (*fn)(void *obj, void *arg), void *arg)
 {
     for (int b = 0; b < pool->nblocks; b++)
         for (int i = 0; i < MPIR_POOL_BLOCK; i++) {
-            char *obj = slot(pool, b * MPIR_POOL_BLOCK + i);
+            char *obj = MPIR_Pool_slot(pool, b * MPIR_POOL_BLOCK + i);
             if (MPIR_Object_handle(obj) != 0)
                 fn(obj, arg);
         }

@@ -6,28 +6,11 @@
 #include "mpid_dataloop.h"
 
 static MPID_Datatype direct_types[MPIR_POOL_BLOCK];
-static MPIR_Pool datatype_pool = MPIR_POOL_INITIALIZER(MPIR_CLASS_DATATYPE, MPID_Datatype, "datatype", direct_types);
-
-MPID_Datatype *MPID_Datatype_get(MPI_Datatype type)
-{
-    if (MPIR_HANDLE_KIND(type) == MPIR_KIND_BUILTIN) {
-        MPID_Datatype *dt = &MPID_Builtin_types[MPIR_BUILTIN_INDEX(type) % MPID_BUILTIN_TYPE_MAX];
-        return MPIR_Object_handle(dt) == type ? dt : NULL;
-    }
-    return MPIR_Pool_lookup(&datatype_pool, type);
-}
-
-MPID_Datatype *MPID_Datatype_lookup(MPI_Datatype type)
-{
-    MPID_Datatype *dt = MPID_Datatype_get(type);
-    if (dt && atomic_load_explicit(&dt->user_refs, memory_order_acquire) <= 0)
-        return NULL;
-    return dt;
-}
+MPIR_Pool MPID_Datatype_pool = MPIR_POOL_INITIALIZER(MPIR_CLASS_DATATYPE, MPID_Datatype, "datatype", direct_types);
 
 MPID_Datatype *MPID_Datatype_new(void)
 {
-    MPID_Datatype *dt = MPIR_Pool_alloc(&datatype_pool);
+    MPID_Datatype *dt = MPIR_Pool_alloc(&MPID_Datatype_pool);
     if (dt)
         atomic_store_explicit(&dt->user_refs, 1, memory_order_release);
     return dt;
@@ -73,7 +56,7 @@ void MPID_Datatype_release(MPID_Datatype *dt)
             todo[n++] = d->impl_type;
         MPID_Contents_free_shallow(d->contents);
         MPID_Dataloop_free(atomic_load(&d->dataloop));
-        MPIR_Pool_free(&datatype_pool, d);
+        MPIR_Pool_free(&MPID_Datatype_pool, d);
     }
     if (todo != stack_buf)
         free(todo);
@@ -120,6 +103,6 @@ void MPID_Datatype_finalize(void)
     const char *report = getenv("LOOM_REPORT_LEAKS");
     if (report && *report && *report != '0') {
         int count = 0;
-        MPIR_Pool_foreach(&datatype_pool, report_leak, &count);
+        MPIR_Pool_foreach(&MPID_Datatype_pool, report_leak, &count);
     }
 }

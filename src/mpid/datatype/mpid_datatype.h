@@ -82,13 +82,29 @@ typedef struct MPID_Datatype {
 #define MPID_BUILTIN_TYPE_MAX 0x44
 extern MPID_Datatype MPID_Builtin_types[MPID_BUILTIN_TYPE_MAX];
 
-/* The record behind a handle the user may use (predefined, or derived and not yet freed by the
- * user), else NULL. MPI_DATATYPE_NULL gives NULL. */
-MPID_Datatype *MPID_Datatype_lookup(MPI_Datatype type);
+extern MPIR_Pool MPID_Datatype_pool;   /* the derived types */
 
 /* The record behind a handle the library holds a reference to (children in contents), even if the
- * user has freed it; NULL only for handles that never were or no longer are records. */
-MPID_Datatype *MPID_Datatype_get(MPI_Datatype type);
+ * user has freed it; NULL only for handles that never were or no longer are records. Inline: every
+ * datatype argument of every call comes through here. */
+static inline MPID_Datatype *MPID_Datatype_get(MPI_Datatype type)
+{
+    if (MPIR_HANDLE_KIND(type) == MPIR_KIND_BUILTIN) {
+        MPID_Datatype *dt = &MPID_Builtin_types[MPIR_BUILTIN_INDEX(type) % MPID_BUILTIN_TYPE_MAX];
+        return MPIR_Object_handle(dt) == type ? dt : NULL;
+    }
+    return (MPID_Datatype *) MPIR_Pool_lookup(&MPID_Datatype_pool, type);
+}
+
+/* The record behind a handle the user may use (predefined, or derived and not yet freed by the
+ * user), else NULL. MPI_DATATYPE_NULL gives NULL. */
+static inline MPID_Datatype *MPID_Datatype_lookup(MPI_Datatype type)
+{
+    MPID_Datatype *dt = MPID_Datatype_get(type);
+    if (dt && atomic_load_explicit(&dt->user_refs, memory_order_acquire) <= 0)
+        return NULL;
+    return dt;
+}
 
 static inline MPI_Datatype MPID_Datatype_handle(const MPID_Datatype *dt)
 {

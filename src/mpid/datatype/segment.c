@@ -31,6 +31,16 @@ typedef struct {
     MPI_Count *hints;           /* the segment's block hints, by loop depth */
 } Ctx;
 
+/* A context for copying: only these fields are read by OP_PACK and OP_UNPACK, and setting them
+ * one by one costs less than zeroing the whole context (a rep stos) on every call. */
+static inline void copy_ctx(Ctx *c, int op, char *stream)
+{
+    c->op = op;
+    c->stream = stream;
+    c->stopped = false;
+    c->hints = NULL;
+}
+
 static bool is_leaf(const MPID_Loop *l)
 {
     return l->child == NULL && l->kind != MPID_LOOP_STRUCT;
@@ -394,7 +404,9 @@ static void blocks(Ctx *c, const MPID_Loop *leaf, char *base, MPI_Aint stride, c
 static void equal_blocks_leaf(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, Ctx *c)
 {
     MPI_Count bs = l->blocklen * l->el_size;
-    MPI_Count b = from / bs, off = from % bs;
+    /* the whole loop, the common case, needs no division (tens of cycles each) */
+    bool whole = from == 0 && to == l->size;
+    MPI_Count b = whole ? 0 : from / bs, off = whole ? 0 : from % bs;
 #define BLOCK_ADDR(k) (l->offsets ? at(base, l->offsets[k]) : at_k(base, k, l->stride))
     if (off) {
         MPI_Count n = min_c(bs - off, to - from);
@@ -402,7 +414,7 @@ static void equal_blocks_leaf(const MPID_Loop *l, char *base, MPI_Count from, MP
         from += n;
         b++;
     }
-    MPI_Count full = (to - from) / bs;
+    MPI_Count full = whole ? l->count : (to - from) / bs;
     if (full) {
         if (l->offsets)
             blocks(c, l, base, 0, l->offsets + b, bs, full);
@@ -475,7 +487,7 @@ static void elements(const MPID_Loop *child, MPI_Aint step, char *block, MPI_Cou
     MPI_Count cs = child->size;
     const MPID_Windows *w = child->windows;
     if (w && (c->op == OP_PACK || c->op == OP_UNPACK)) {
-        MPI_Count e0 = (from + cs - 1) / cs, e1 = to / cs;
+        MPI_Count e0 = from == 0 ? 0 : (from + cs - 1) / cs, e1 = to / cs;
         if (e1 > e0) {
             if (from < e0 * cs)
                 walk(child, at_k(block, e0 - 1, step), from - (e0 - 1) * cs, cs, c);
@@ -489,7 +501,7 @@ static void elements(const MPID_Loop *child, MPI_Aint step, char *block, MPI_Cou
             return;
         }
     }
-    for (MPI_Count e = from / cs; e * cs < to && !c->stopped; e++) {
+    for (MPI_Count e = from == 0 ? 0 : from / cs; e * cs < to && !c->stopped; e++) {
         MPI_Count s = e * cs;
         walk(child, at_k(block, e, step), max_c(from, s) - s, min_c(to, s + cs) - s, c);
     }
@@ -807,7 +819,8 @@ int MPID_Stream_copy(const void *buf, MPI_Count count, MPID_Datatype *dt, void *
         return err;
     if ((err = stream_size(dt, count, &size)) || size == 0)
         return err;
-    Ctx c = { .op = pack ? OP_PACK : OP_UNPACK, .stream = stream };
+    Ctx c;
+    copy_ctx(&c, pack ? OP_PACK : OP_UNPACK, stream);
     Whole_call w = { loop, (char *) buf, size, &c };
     MPID_Loop top;
     if (count > 1) {
@@ -819,13 +832,15 @@ int MPID_Stream_copy(const void *buf, MPI_Count count, MPID_Datatype *dt, void *
 
 int MPID_Segment_pack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, void *dest)
 {
-    Ctx c = { .op = OP_PACK, .stream = dest };
+    Ctx c;
+    copy_ctx(&c, OP_PACK, dest);
     return process(seg, first, last, &c);
 }
 
 int MPID_Segment_unpack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, const void *src)
 {
-    Ctx c = { .op = OP_UNPACK, .stream = (char *) src };
+    Ctx c;
+    copy_ctx(&c, OP_UNPACK, (char *) src);
     return process(seg, first, last, &c);
 }
 
