@@ -156,24 +156,25 @@ static inline __attribute__((always_inline)) void copy_bytes(char *d, const char
 #pragma GCC optimize("O3")
 
 /* A constant size lets the compiler turn each copy into a few moves. */
-#define STRIDED_CASE(N, DST, SRC) \
+#define STRIDED_CASE(N, DST, SRC, RW) \
     case N: \
         for (MPI_Count i = 0; i < n; i++, packed += N, typed = at(typed, stride)) { \
             if (far) \
-                __builtin_prefetch(at_k(typed, 8, stride)); \
+                __builtin_prefetch(at_k(typed, RW ? 8 : 16, stride), RW); \
             memcpy(DST, SRC, N); \
         } \
         return;
-#define STRIDED_KERNEL(NAME, DST, SRC, TARGET) \
+/* RW: 1 when the typed buffer is written (unpack), so its lines are prefetched for writing */
+#define STRIDED_KERNEL(NAME, DST, SRC, RW, TARGET) \
     TARGET static void NAME(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n) \
     { \
         /* a cache line per block or more: the hardware prefetcher does not follow, so we lead */ \
         bool far = stride >= 256 || stride <= -256; \
         switch (bs) { \
-            STRIDED_CASE(1, DST, SRC) STRIDED_CASE(2, DST, SRC) STRIDED_CASE(4, DST, SRC) \
-            STRIDED_CASE(8, DST, SRC) STRIDED_CASE(12, DST, SRC) STRIDED_CASE(16, DST, SRC) \
-            STRIDED_CASE(24, DST, SRC) STRIDED_CASE(32, DST, SRC) STRIDED_CASE(40, DST, SRC) \
-            STRIDED_CASE(48, DST, SRC) STRIDED_CASE(64, DST, SRC) \
+            STRIDED_CASE(1, DST, SRC, RW) STRIDED_CASE(2, DST, SRC, RW) STRIDED_CASE(4, DST, SRC, RW) \
+            STRIDED_CASE(8, DST, SRC, RW) STRIDED_CASE(12, DST, SRC, RW) STRIDED_CASE(16, DST, SRC, RW) \
+            STRIDED_CASE(24, DST, SRC, RW) STRIDED_CASE(32, DST, SRC, RW) STRIDED_CASE(40, DST, SRC, RW) \
+            STRIDED_CASE(48, DST, SRC, RW) STRIDED_CASE(64, DST, SRC, RW) \
         default: \
             for (MPI_Count i = 0; i < n; i++, packed += bs, typed = at(typed, stride)) \
                 copy_bytes(DST, SRC, bs); \
@@ -232,8 +233,8 @@ typedef struct {
 } Kernel_set;
 
 #define KERNEL_SET(SET, TARGET) \
-    STRIDED_KERNEL(pack_strided_##SET, packed, typed, TARGET) \
-    STRIDED_KERNEL(unpack_strided_##SET, typed, packed, TARGET) \
+    STRIDED_KERNEL(pack_strided_##SET, packed, typed, 0, TARGET) \
+    STRIDED_KERNEL(unpack_strided_##SET, typed, packed, 1, TARGET) \
     BLKIDX_KERNEL(pack_blkidx_##SET, packed, typed, TARGET) \
     BLKIDX_KERNEL(unpack_blkidx_##SET, typed, packed, TARGET) \
     INDEXED_KERNEL(pack_indexed_##SET, stream, typed, TARGET) \
@@ -277,12 +278,15 @@ HOT static void pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Cou
 HOT static void unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
                                                         MPI_Count n)
 {
-    if (bs != 8 || stride >= 256 || stride <= -256) {
+    if (bs != 8) {
         kernels->unpack_strided(packed, typed, stride, bs, n);
         return;
     }
+    bool far = stride >= 256 || stride <= -256;
     MPI_Count i = 0;
     for (; i + 4 <= n; i += 4, packed += 32, typed = at_k(typed, 4, stride)) {
+        if (far)   /* one write prefetch per four lines measured best (MG x faces: +10%) */
+            __builtin_prefetch(at_k(typed, 8, stride), 1);
         __m128i ab = _mm_loadu_si128((const __m128i *) packed);
         __m128i cd = _mm_loadu_si128((const __m128i *) (packed + 16));
         _mm_storel_epi64((__m128i *) typed, ab);
