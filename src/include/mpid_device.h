@@ -28,6 +28,10 @@ enum { MPID_SEND_STANDARD, MPID_SEND_SYNC, MPID_SEND_READY };
  * context comm->context_id + context_offset. The request references comm and type. */
 int MPID_Isend(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPIR_Comm *comm,
                int context_offset, int mode, MPIR_Request **req);
+/* A blocking send: as MPID_Isend, but a message that can leave at once (eager, with nothing
+ * queued before it) goes without a request, and *req is NULL (also for MPI_PROC_NULL). */
+int MPID_Send(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPIR_Comm *comm,
+              int context_offset, int mode, MPIR_Request **req);
 /* Starts a receive; source may be MPI_ANY_SOURCE or MPI_PROC_NULL, tag MPI_ANY_TAG. On completion
  * status holds MPI_SOURCE (a rank of comm), MPI_TAG, the byte count received, and MPI_ERROR:
  * MPI_SUCCESS, or a code of class MPI_ERR_TRUNCATE (the message was longer: the buffer holds its
@@ -37,6 +41,18 @@ int MPID_Irecv(void *buf, MPI_Count count, MPI_Datatype type, int source, int ta
                int context_offset, MPIR_Request **req);
 /* Whether a matching message has arrived (not received); status as for a receive of it. */
 int MPID_Iprobe(int source, int tag, MPIR_Comm *comm, int context_offset, int *flag, MPI_Status *status);
+/* Matched probe (MPI_Mprobe): a message matched by MPID_Improbe leaves the queue of arrived
+ * messages, so only MPID_Imrecv of it can receive it. Opaque to the MPI layer. */
+typedef struct MPID_Message MPID_Message;
+/* As MPID_Iprobe; when *flag is set, *msg is the message taken (source is not MPI_PROC_NULL). */
+int MPID_Improbe(int source, int tag, MPIR_Comm *comm, int context_offset, int *flag, MPID_Message **msg,
+                 MPI_Status *status);
+/* Starts the receive of msg (comm: the one it was probed on) into (buf, count, type); msg is
+ * consumed when this succeeds and left untouched when it fails. */
+int MPID_Imrecv(void *buf, MPI_Count count, MPI_Datatype type, MPID_Message *msg, MPIR_Comm *comm,
+                MPIR_Request **req);
+/* Drops a matched message that will never be received (finalize). */
+void MPID_Message_free(MPID_Message *msg);
 /* Cancels a receive that has not matched yet (then status says cancelled and the request
  * completes); a matched one completes normally. */
 int MPID_Cancel_recv(MPIR_Request *req);
@@ -46,8 +62,9 @@ void MPID_Request_free(MPIR_Request *req);
 
 /* One pass over incoming messages and pending sends; never blocks. */
 void MPID_Progress_test(void);
-/* Waits until something may have happened: spins briefly, then yields, then sleeps on a futex, so
- * many more ranks than cores can wait without burning the cores. Returns within a few ms. */
+/* Waits until something may have happened: polls (spinning for a while when the job has no more
+ * ranks than cores, else yielding), then sleeps on a futex, so many more ranks than cores can wait
+ * without burning the cores. Returns within a few ms, or sooner when a message comes. */
 void MPID_Progress_wait(void);
 
 /* Ends every process of the job with errorcode (through mpiexec). */

@@ -48,6 +48,8 @@ typedef struct MPIR_Comm {
                                            pending requests may still hold references */
     int is_internal;                    /* made by the library for itself (an intercommunicator's
                                            local_comm): never reported as leaked */
+    MPI_Info info;                      /* the hints set (MPI_Comm_set_info, dup_with_info): a private
+                                           info object, or 0 if none were ever set */
 } MPIR_Comm;
 
 /* References held by requests, attributes' callers, and child communicators. */

@@ -5,6 +5,11 @@
  * A request holds references on its communicator and datatype for its whole life, so either may
  * be freed by the user before the operation completes. The device part (dev) belongs to the
  * device and is opaque here.
+ *
+ * A persistent request (MPI_Send_init & co.) is only a description of an operation: each
+ * MPI_Start runs it as an ordinary request of its own (persist.active) that the completion calls
+ * reap and release; the persistent request itself stays until MPI_Request_free. While inactive it
+ * is complete, with an empty status.
  */
 #ifndef MPIR_REQUEST_H_INCLUDED
 #define MPIR_REQUEST_H_INCLUDED
@@ -32,6 +37,14 @@ typedef struct MPIR_Request {
     struct MPIR_Comm *comm;         /* referenced */
     struct MPID_Datatype *type;     /* referenced */
     _Atomic bool freed_by_user;     /* MPI_Request_free: release when complete (lookups fail) */
+    bool persistent;
+    struct {
+        int op;                     /* MPIR_PERSIST_* */
+        void *buf;
+        MPI_Count count;
+        int peer, tag;              /* dest or source, tag (checked at init) */
+        struct MPIR_Request *active;    /* the running instance; NULL while inactive */
+    } persist;
     /* device state */
     struct {
         int protocol;               /* eager, rendezvous, ... (device private) */
@@ -45,11 +58,18 @@ typedef struct MPIR_Request {
         int carry_len;
         uint64_t remote_id;         /* the other side's request id (rendezvous) */
         uint64_t sig_hash;          /* sender's signature hash, or the receiver's check */
-        MPID_Segment seg;           /* the user buffer as a packed stream */
+        bool contig;                /* the data is one run at contig_buf: moved with memcpy, and
+                                       seg holds only size and count */
+        char *contig_buf;
+        MPID_Segment seg;           /* the user buffer as a packed stream (borrows the type) */
         void *unexpected;           /* a matched unexpected message still to be consumed */
         struct MPIR_Request *next;  /* device queues */
     } dev;
 } MPIR_Request;
+
+/* What a persistent request starts: a send mode (MPID_SEND_*, mpid_device.h), a buffered send, or
+ * a receive. */
+enum { MPIR_PERSIST_BSEND = 16, MPIR_PERSIST_RECV };
 
 /* A new request (ref_count 1, incomplete), or NULL if out of memory. */
 MPIR_Request *MPIR_Request_create(MPIR_Request_kind kind);
@@ -60,7 +80,24 @@ MPIR_Request *MPIR_Request_lookup(MPI_Request handle);
 
 static inline bool MPIR_Request_is_complete(const MPIR_Request *req)
 {
-    return atomic_load_explicit(&req->complete, memory_order_acquire);
+    if (req->persistent)
+        req = req->persist.active;
+    return req == NULL || atomic_load_explicit(&req->complete, memory_order_acquire);
+}
+
+/* A persistent request not started (MPI_Waitany and MPI_Waitsome pass over these, as over
+ * MPI_REQUEST_NULL). */
+static inline bool MPIR_Request_is_inactive(const MPIR_Request *req)
+{
+    return req->persistent && req->persist.active == NULL;
+}
+
+/* The error of a completed request (MPI_SUCCESS for an inactive one). */
+static inline int MPIR_Request_error(const MPIR_Request *req)
+{
+    if (req->persistent)
+        req = req->persist.active;
+    return req ? req->status.MPI_ERROR : MPI_SUCCESS;
 }
 
 #endif

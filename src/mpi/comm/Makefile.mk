@@ -6,5 +6,6 @@ libmpi_la_SOURCES += \
     src/mpi/comm/comm_inter.c \
     src/mpi/comm/comm_query.c \
     src/mpi/comm/comm_name.c \
-    src/mpi/comm/comm_attr.c
+    src/mpi/comm/comm_attr.c \
+    src/mpi/comm/comm_info.c
 noinst_HEADERS += src/mpi/comm/comm.h

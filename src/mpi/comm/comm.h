@@ -25,6 +25,12 @@ int MPIR_Comm_new(MPIR_Comm *parent, MPIR_Group *local, int context_id, MPIR_Com
 int MPIR_Comm_new_inter(MPIR_Comm *parent, MPIR_Group *local, MPIR_Group *remote, int send_ctx, int recv_ctx,
                         int local_ctx, MPIR_Comm **out);
 
+/* ---- info hints (comm_info.c) ---- */
+/* Adds the hints of info (MPI_INFO_NULL: none) to comm's, replacing values of keys set before. */
+int MPIR_Comm_info_merge(MPIR_Comm *comm, MPI_Info info);
+/* Drops comm's hints. */
+void MPIR_Comm_info_free(MPIR_Comm *comm);
+
 /* Sets the values of the predefined attributes (MPI_TAG_UB ...) for this job (comm_attr.c). */
 void MPIR_Comm_attr_init(void);
 

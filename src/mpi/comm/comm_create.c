@@ -62,29 +62,43 @@ static int dup_comm(MPIR_Comm *comm, MPIR_Comm **out)
     return err;
 }
 
-int MPIR_Comm_dup_impl(MPI_Comm comm, MPI_Comm *newcomm)
+/* MPI_Comm_dup copies the hints of comm; MPI_Comm_dup_with_info gives the copy those of info
+ * instead (kept and returned by MPI_Comm_get_info: no hint changes how a communicator behaves). */
+static int dup_with_hints(MPI_Comm comm, MPI_Info hints, MPI_Comm *newcomm)
 {
     MPIR_Comm *old = MPIR_Comm_lookup(comm), *c;
     int err = dup_comm(old, &c);
-    return err ? err : copy_attributes_and_publish(old, c, newcomm);
+    if (err)
+        return err;
+    err = MPIR_Comm_info_merge(c, hints);
+    if (err) {
+        MPIR_Comm_release(c);
+        return err;
+    }
+    return copy_attributes_and_publish(old, c, newcomm);
+}
+
+int MPIR_Comm_dup_impl(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    MPIR_Comm *old = MPIR_Comm_lookup(comm);
+    return dup_with_hints(comm, old->info ? old->info : MPI_INFO_NULL, newcomm);
 }
 
 int MPIR_Comm_dup_with_info_impl(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    (void) info;    /* no hint changes how a communicator behaves here */
-    return MPIR_Comm_dup_impl(comm, newcomm);
+    return dup_with_hints(comm, info, newcomm);
 }
 
 /* The nonblocking forms complete at once: the dup runs to the end inside the call. Programs that
  * start idups and wait later work unchanged, as long as no process needs another to make progress
  * between its MPI_Comm_idup and that process's (the usual case: the same collectives in the same
  * order everywhere). */
-int MPIR_Comm_idup_impl(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+static int idup_with_hints(MPI_Comm comm, MPI_Info hints, MPI_Comm *newcomm, MPI_Request *request)
 {
     MPIR_Request *req = MPIR_Request_create(MPIR_REQUEST_GENERALIZED);
     if (req == NULL)
         return MPIR_Err(MPI_ERR_NO_MEM, "out of memory or of request handles");
-    int err = MPIR_Comm_dup_impl(comm, newcomm);
+    int err = dup_with_hints(comm, hints, newcomm);
     if (err) {
         MPIR_Request_release(req);
         return err;
@@ -94,10 +108,15 @@ int MPIR_Comm_idup_impl(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     return MPI_SUCCESS;
 }
 
+int MPIR_Comm_idup_impl(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    MPIR_Comm *old = MPIR_Comm_lookup(comm);
+    return idup_with_hints(comm, old->info ? old->info : MPI_INFO_NULL, newcomm, request);
+}
+
 int MPIR_Comm_idup_with_info_impl(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
 {
-    (void) info;
-    return MPIR_Comm_idup_impl(comm, newcomm, request);
+    return idup_with_hints(comm, info, newcomm, request);
 }
 
 /* ---- split ---- */

@@ -137,6 +137,7 @@ static void destroy(MPIR_Comm *c)
     MPIR_Group_release(c->remote_group);
     free(c->rank_of_lpid);
     release_errhandler(c);
+    MPIR_Comm_info_free(c);
     if (c->recv_context_id >= 0)
         MPIR_Context_free(c->recv_context_id);
     MPIR_Pool_free(&comm_pool, c);
@@ -235,6 +236,7 @@ void MPIR_Comm_finalize(void)
             release_errhandler(builtins[i]);
             atomic_store(&builtins[i]->errhandler, MPI_ERRORS_RETURN);
         }
+        MPIR_Comm_info_free(builtins[i]);
         MPIR_Group_release(builtins[i]->local_group);
         builtins[i]->local_group = NULL;
         free(builtins[i]->rank_of_lpid);

@@ -3,12 +3,16 @@
  */
 #include "pt2pt.h"
 
-/* The status of a probe of MPI_PROC_NULL: found at once, empty, from MPI_PROC_NULL. */
+/* The status of a probe of MPI_PROC_NULL: found at once, empty, from MPI_PROC_NULL (the error
+ * field is left alone, as by every call about one operation). */
 static void proc_null_status(MPI_Status *status)
 {
+    if (MPIR_Status_is_ignore(status))
+        return;
+    int error = status->MPI_ERROR;
     MPIR_Pt2pt_status_empty(status);
-    if (!MPIR_Status_is_ignore(status))
-        status->MPI_SOURCE = MPI_PROC_NULL;
+    status->MPI_SOURCE = MPI_PROC_NULL;
+    status->MPI_ERROR = error;
 }
 
 static int check(MPIR_Comm *c, int source, int tag)

@@ -71,8 +71,13 @@ void MPIR_Request_wait(MPIR_Request *req);
  * communicator an error belongs to in *err_comm (unless err_comm is NULL or already set), and
  * returns the operation's error (MPI_SUCCESS or the code in its status). */
 int MPIR_Request_peek(const MPIR_Request *req, MPI_Status *status, bool with_error, MPI_Comm *err_comm);
-/* Reports a completed request as MPIR_Request_peek does, then releases the user's reference. */
+/* Reports a completed request as MPIR_Request_peek does, then releases the user's reference (a
+ * persistent request: its running instance, which makes it inactive). */
 int MPIR_Request_finish(MPIR_Request *req, MPI_Status *status, bool with_error, MPI_Comm *err_comm);
+/* MPIR_Request_finish for the request behind *handle, which becomes MPI_REQUEST_NULL unless the
+ * request is persistent. */
+int MPIR_Request_reap(MPI_Request *handle, MPIR_Request *req, MPI_Status *status, bool with_error,
+                      MPI_Comm *err_comm);
 
 /* Starts a send in mode (MPID_SEND_*) after checking dest and tag. */
 int MPIR_Pt2pt_isend(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
@@ -80,6 +85,10 @@ int MPIR_Pt2pt_isend(const void *buf, MPI_Count count, MPI_Datatype type, int de
 /* Starts a receive after checking source and tag. */
 int MPIR_Pt2pt_irecv(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                      MPIR_Request **req);
+
+/* ---- matched probe (mprobe.c) ---- */
+/* MPI_Finalize: drops matched messages never received (reported with LOOM_REPORT_LEAKS). */
+void MPIR_Mprobe_finalize(void);
 
 /* ---- buffered sends (bsend.c) ---- */
 /* Packs the message into the attached buffer and starts sending it from there. */

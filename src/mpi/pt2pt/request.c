@@ -54,14 +54,28 @@ static void report_leak(void *obj, void *arg)
     (void) arg;
     if (req->freed_by_user)
         return;     /* the device still completes it */
-    fprintf(stderr, "Loom MPI: %s request 0x%08x was never completed or freed%s\n", kind_name(req->kind),
-            (unsigned) MPIR_Object_handle(req), MPIR_Request_is_complete(req) ? "" : " (still pending)");
+    fprintf(stderr, "Loom MPI: %s%s request 0x%08x was never completed or freed%s\n",
+            req->persistent ? "persistent " : "", kind_name(req->kind), (unsigned) MPIR_Object_handle(req),
+            MPIR_Request_is_complete(req) ? "" : " (still pending)");
 }
 
 /* MPI_Finalize, after the world's barrier and before the device leaves. */
 void MPIR_Pt2pt_finalize(void)
 {
     MPIR_Bsend_finalize();
+    MPIR_Mprobe_finalize();
     if (MPIR_Leak_report_wanted())
         MPIR_Pool_foreach(&request_pool, report_leak, NULL);
+}
+
+/* ---- Fortran handles: the same integers ---- */
+
+MPI_Fint MPIR_Request_c2f_impl(MPI_Request request)
+{
+    return (MPI_Fint) request;
+}
+
+MPI_Request MPIR_Request_f2c_impl(MPI_Fint request)
+{
+    return (MPI_Request) request;
 }

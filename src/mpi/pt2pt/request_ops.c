@@ -19,11 +19,19 @@ int MPIR_Request_free_impl(MPI_Request *request)
 {
     MPIR_Request *req;
     int err = lookup_active(*request, "freed", &req);
-    if (err == MPI_SUCCESS) {
+    if (err)
+        return err;
+    if (req->persistent) {
+        /* a running instance completes on its own and is released then */
+        if (req->persist.active)
+            MPID_Request_free(req->persist.active);
+        req->persist.active = NULL;
+        MPIR_Request_release(req);
+    } else {
         MPID_Request_free(req);     /* released now if complete, else by the device when it completes */
-        *request = MPI_REQUEST_NULL;
     }
-    return err;
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
 }
 
 /* Only receives that have not matched can be cancelled. A send is left to complete (the standard
@@ -32,6 +40,12 @@ int MPIR_Cancel_impl(MPI_Request *request)
 {
     MPIR_Request *req;
     int err = lookup_active(*request, "cancelled", &req);
+    if (err == MPI_SUCCESS && req->persistent) {
+        if (req->persist.active == NULL)
+            return MPIR_Err(MPI_ERR_REQUEST, "request %#x is a persistent request that is not active (MPI_Start "
+                            "it first)", (unsigned) *request);
+        req = req->persist.active;
+    }
     if (err == MPI_SUCCESS && req->kind == MPIR_REQUEST_RECV && !MPIR_Request_is_complete(req))
         err = MPID_Cancel_recv(req);
     return err;

@@ -33,10 +33,15 @@ int MPIR_Pt2pt_irecv(void *buf, MPI_Count count, MPI_Datatype type, int source, 
 static int send_blocking(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                          int mode)
 {
-    MPIR_Request *req;
-    int err = MPIR_Pt2pt_isend(buf, count, type, dest, tag, comm, mode, &req);
-    if (err)
-        return err;
+    MPIR_Comm *c = MPIR_Comm_lookup(comm);
+    int err = MPIR_Pt2pt_check_dest(c, dest);
+    if (err == MPI_SUCCESS)
+        err = MPIR_Pt2pt_check_tag(tag, false);
+    MPIR_Request *req = NULL;
+    if (err == MPI_SUCCESS)
+        err = MPID_Send(buf, count, type, dest, tag, c, 0, mode, &req);
+    if (err || !req)
+        return err;     /* an error, or the message left at once */
     MPIR_Request_wait(req);
     return MPIR_Request_finish(req, MPI_STATUS_IGNORE, false, NULL);
 }

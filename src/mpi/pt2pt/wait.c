@@ -15,6 +15,13 @@ void MPIR_Request_wait(MPIR_Request *req)
 
 int MPIR_Request_peek(const MPIR_Request *req, MPI_Status *status, bool with_error, MPI_Comm *err_comm)
 {
+    if (req->persistent) {
+        if (req->persist.active == NULL) {
+            MPIR_Pt2pt_status_empty(status);    /* inactive */
+            return MPI_SUCCESS;
+        }
+        req = req->persist.active;
+    }
     int err = req->status.MPI_ERROR;
     MPIR_Pt2pt_status_copy(status, &req->status, with_error);
     if (err != MPI_SUCCESS && err_comm && req->comm && *err_comm == MPI_COMM_NULL)
@@ -25,8 +32,21 @@ int MPIR_Request_peek(const MPIR_Request *req, MPI_Status *status, bool with_err
 int MPIR_Request_finish(MPIR_Request *req, MPI_Status *status, bool with_error, MPI_Comm *err_comm)
 {
     int err = MPIR_Request_peek(req, status, with_error, err_comm);
-    MPIR_Request_release(req);
+    if (!req->persistent) {
+        MPIR_Request_release(req);
+    } else if (req->persist.active) {
+        MPIR_Request_release(req->persist.active);  /* the instance; the request becomes inactive */
+        req->persist.active = NULL;
+    }
     return err;
+}
+
+int MPIR_Request_reap(MPI_Request *handle, MPIR_Request *req, MPI_Status *status, bool with_error,
+                      MPI_Comm *err_comm)
+{
+    if (!req->persistent)
+        *handle = MPI_REQUEST_NULL;
+    return MPIR_Request_finish(req, status, with_error, err_comm);
 }
 
 /* The binding checked the handle, but another thread may have completed it since. */
@@ -50,8 +70,7 @@ int MPIR_Wait_impl(MPI_Request *request, MPI_Status *status, MPI_Comm *err_comm)
     if (err)
         return err;
     MPIR_Request_wait(req);
-    *request = MPI_REQUEST_NULL;
-    return MPIR_Request_finish(req, status, false, err_comm);
+    return MPIR_Request_reap(request, req, status, false, err_comm);
 }
 
 /* MPI_Test (reap: the request is freed when complete) and MPI_Request_get_status (it is not). */
@@ -73,8 +92,7 @@ static int test(MPI_Request *request, int *flag, MPI_Status *status, MPI_Comm *e
         return MPI_SUCCESS;
     if (!reap)
         return MPIR_Request_peek(req, status, false, err_comm);
-    *request = MPI_REQUEST_NULL;
-    return MPIR_Request_finish(req, status, false, err_comm);
+    return MPIR_Request_reap(request, req, status, false, err_comm);
 }
 
 int MPIR_Test_impl(MPI_Request *request, int *flag, MPI_Status *status, MPI_Comm *err_comm)

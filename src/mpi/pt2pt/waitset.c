@@ -2,7 +2,8 @@
  * Completing some of a set of requests: MPI_Waitany/Testany, Waitall/Testall, Waitsome/Testsome,
  * and the MPI_Request_get_status_any/all/some forms that leave the requests allocated (!reap).
  *
- * MPI_REQUEST_NULL entries are inactive and skipped. The *all and *some forms report failed
+ * MPI_REQUEST_NULL entries and persistent requests not started are inactive: the *any and *some
+ * forms pass over them, the *all forms give them an empty status. The *all and *some forms report failed
  * operations with MPI_ERR_IN_STATUS; then, and only then, they write the error field of every
  * status they return (MPI 4.1, section 3.2.5). The *any forms return the error itself.
  * Each loop looks at the requests, and only if none is ready lets the device progress.
@@ -25,8 +26,7 @@ static int report(MPI_Request *reqs, MPI_Count i, MPIR_Request *req, MPI_Status 
 {
     if (!reap)
         return MPIR_Request_peek(req, status, with_error, err_comm);
-    reqs[i] = MPI_REQUEST_NULL;
-    return MPIR_Request_finish(req, status, with_error, err_comm);
+    return MPIR_Request_reap(&reqs[i], req, status, with_error, err_comm);
 }
 
 static MPI_Status *status_at(MPI_Status *statuses, MPI_Count i)
@@ -55,6 +55,8 @@ static int any(MPI_Count count, MPI_Request *reqs, int *index, int *flag, MPI_St
             int err = entry(reqs, i, &req);
             if (err)
                 return err;
+            if (MPIR_Request_is_inactive(req))
+                continue;
             active = true;
             if (MPIR_Request_is_complete(req)) {
                 *index = (int) i;
@@ -118,7 +120,7 @@ static int report_all(MPI_Count count, MPI_Request *reqs, MPI_Status *statuses, 
     MPI_Count nfailed = 0, first = -1;
     for (MPI_Count i = 0; i < count; i++) {
         MPIR_Request *req = reqs[i] == MPI_REQUEST_NULL ? NULL : MPIR_Request_lookup(reqs[i]);
-        if (req && req->status.MPI_ERROR != MPI_SUCCESS && nfailed++ == 0)
+        if (req && MPIR_Request_error(req) != MPI_SUCCESS && nfailed++ == 0)
             first = i;
     }
     for (MPI_Count i = 0; i < count; i++) {
@@ -190,10 +192,12 @@ static int some(MPI_Count incount, MPI_Request *reqs, int *outcount, int *indice
             int err = entry(reqs, i, &req);
             if (err)
                 return err;
+            if (MPIR_Request_is_inactive(req))
+                continue;
             active = true;
             if (MPIR_Request_is_complete(req)) {
                 indices[n++] = (int) i;
-                if (req->status.MPI_ERROR != MPI_SUCCESS && nfailed++ == 0)
+                if (MPIR_Request_error(req) != MPI_SUCCESS && nfailed++ == 0)
                     first = i;
             }
         }

@@ -10,6 +10,7 @@ int MPID_Init(void)
     int err = shm_region_attach();
     if (err)
         return err;
+    shm_wait_init();
     MPIR_Process.world_rank = shm.rank;
     MPIR_Process.world_size = shm.nranks;
     return MPI_SUCCESS;
@@ -17,13 +18,13 @@ int MPID_Init(void)
 
 int MPID_Finalize(void)
 {
-    pthread_mutex_lock(&shm_lock);
+    shm_lock();
     /* the world synchronised before: whatever is still in flight is ours to finish sending */
     while (shm_progress())
         ;
     shm_progress_finalize();
     shm_region_detach();
-    pthread_mutex_unlock(&shm_lock);
+    shm_unlock();
     return MPI_SUCCESS;
 }
 
@@ -40,10 +41,20 @@ static int new_request(MPIR_Request_kind kind, const void *buf, MPI_Count count,
         MPIR_Request_release(req);
         return MPIR_Err(MPI_ERR_COUNT, "count %lld of this datatype exceeds 2^63 bytes", (long long) count);
     }
-    int err = MPID_Segment_init(&req->dev.seg, buf, count, type);
-    if (err) {
-        MPIR_Request_release(req);
-        return err;
+    /* data in one run needs no segment: the protocols copy it with memcpy */
+    MPI_Aint offset = dt->true_lb;
+    if (dt->is_contig || MPID_Datatype_one_run(dt, count, &offset)) {
+        req->dev.contig = true;
+        req->dev.contig_buf = (char *) ((uintptr_t) buf + (uintptr_t) offset);   /* MPI_BOTTOM-safe */
+        req->dev.seg.size = bytes;
+        req->dev.seg.count = count;
+    } else {
+        /* the request's own reference keeps the type alive for the segment */
+        int err = MPID_Segment_init_borrowed(&req->dev.seg, buf, count, type);
+        if (err) {
+            MPIR_Request_release(req);
+            return err;
+        }
     }
     MPIR_Comm_add_ref(comm);
     req->comm = comm;
@@ -87,10 +98,29 @@ int MPID_Isend(const void *buf, MPI_Count count, MPI_Datatype type, int dest, in
     req->dev.mode = mode;
     req->dev.sig_hash = MPID_Datatype_signature(req->type, count);
     *reqp = req;
-    pthread_mutex_lock(&shm_lock);
+    shm_lock();
     shm_start_send(req);
-    pthread_mutex_unlock(&shm_lock);
+    shm_unlock();
     return MPI_SUCCESS;
+}
+
+int MPID_Send(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPIR_Comm *comm,
+              int context_offset, int mode, MPIR_Request **reqp)
+{
+    *reqp = NULL;
+    if (dest == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    MPID_Datatype *dt = MPID_Datatype_get(type);
+    int64_t bytes;
+    if (mode != MPID_SEND_SYNC && !MPIR_Mul_overflows(count, dt->size, &bytes)) {
+        shm_lock();
+        bool sent = shm_send_now(buf, count, dt, bytes, MPIR_Comm_lpid(comm, dest), comm->context_id + context_offset,
+                                 tag);
+        shm_unlock();
+        if (sent)
+            return MPI_SUCCESS;
+    }
+    return MPID_Isend(buf, count, type, dest, tag, comm, context_offset, mode, reqp);
 }
 
 int MPID_Irecv(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPIR_Comm *comm,
@@ -105,9 +135,9 @@ int MPID_Irecv(void *buf, MPI_Count count, MPI_Datatype type, int source, int ta
     req->dev.peer_lpid = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : MPIR_Comm_lpid(comm, source);
     req->dev.context_id = shm_recv_context(comm, context_offset);
     *reqp = req;
-    pthread_mutex_lock(&shm_lock);
+    shm_lock();
     shm_start_recv(req);
-    pthread_mutex_unlock(&shm_lock);
+    shm_unlock();
     return MPI_SUCCESS;
 }
 
@@ -124,47 +154,79 @@ int MPID_Iprobe(int source, int tag, MPIR_Comm *comm, int context_offset, int *f
         return MPI_SUCCESS;
     }
     int lpid = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : MPIR_Comm_lpid(comm, source);
-    pthread_mutex_lock(&shm_lock);
+    shm_lock();
     int err = shm_iprobe(lpid, tag, comm, shm_recv_context(comm, context_offset), flag, status);
-    pthread_mutex_unlock(&shm_lock);
+    shm_unlock();
     return err;
+}
+
+int MPID_Improbe(int source, int tag, MPIR_Comm *comm, int context_offset, int *flag, MPID_Message **msg,
+                 MPI_Status *status)
+{
+    int lpid = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : MPIR_Comm_lpid(comm, source);
+    shm_lock();
+    int err = shm_improbe(lpid, tag, comm, shm_recv_context(comm, context_offset), flag, msg, status);
+    shm_unlock();
+    return err;
+}
+
+int MPID_Imrecv(void *buf, MPI_Count count, MPI_Datatype type, MPID_Message *msg, MPIR_Comm *comm,
+                MPIR_Request **reqp)
+{
+    MPIR_Request *req;
+    int err = new_request(MPIR_REQUEST_RECV, buf, count, type, comm, MPI_ANY_TAG, &req);
+    if (err)
+        return err;
+    req->dev.peer_lpid = MPI_ANY_SOURCE;
+    *reqp = req;
+    shm_lock();
+    shm_mrecv(req, msg);
+    shm_unlock();
+    return MPI_SUCCESS;
+}
+
+void MPID_Message_free(MPID_Message *msg)
+{
+    shm_lock();
+    shm_message_free(msg);
+    shm_unlock();
 }
 
 int MPID_Cancel_recv(MPIR_Request *req)
 {
-    pthread_mutex_lock(&shm_lock);
+    shm_lock();
     shm_cancel_recv(req);
-    pthread_mutex_unlock(&shm_lock);
+    shm_unlock();
     return MPI_SUCCESS;
 }
 
 void MPID_Request_free(MPIR_Request *req)
 {
     /* under the lock: the device may be completing it right now */
-    pthread_mutex_lock(&shm_lock);
+    shm_lock();
     bool done = MPIR_Request_is_complete(req);
     if (!done)
         req->freed_by_user = true;
-    pthread_mutex_unlock(&shm_lock);
+    shm_unlock();
     if (done)
         MPIR_Request_release(req);
 }
 
 void MPID_Progress_test(void)
 {
-    pthread_mutex_lock(&shm_lock);
+    shm_lock();
     shm_progress();
-    pthread_mutex_unlock(&shm_lock);
+    shm_unlock();
 }
 
 void MPID_Progress_wait(void)
 {
     uint32_t seen = shm_doorbell_value();   /* before polling: a cell arriving after it wakes us */
-    pthread_mutex_lock(&shm_lock);
+    shm_lock();
     bool did = shm_progress();
-    pthread_mutex_unlock(&shm_lock);
+    shm_unlock();
     if (!did)
-        shm_wait_doorbell(seen);
+        shm_wait(seen);
 }
 
 void MPID_Abort(int errorcode, const char *message)

@@ -11,14 +11,15 @@
  */
 #include "shm_impl.h"
 
-pthread_mutex_t shm_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t shm_lock_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 enum { SEND_EAGER = 1, SEND_RTS, SEND_WAIT_CTS, SEND_STREAM, RECV_POSTED, RECV_CTS, RECV_DATA };
 
-typedef struct Unexpected {
+/* An unexpected message; also what MPI_Mprobe hands out (an MPID_Message, see mpid_device.h). */
+typedef struct MPID_Message {
     Cell_header h;
     char *data;                     /* EAGER: a copy of the payload */
-    struct Unexpected *next;
+    struct MPID_Message *next;
 } Unexpected;
 
 typedef struct {
@@ -88,21 +89,74 @@ static void complete(MPIR_Request *req)
         MPIR_Request_release(req);
 }
 
+/* ---- protocol sizes ---- */
+
+/* Messages up to this size travel eagerly in one cell. Above it the rendezvous protocol streams
+ * the data in several cells, so the receiver unpacks one while the sender packs the next: for a
+ * message of tens of KiB of small blocks that overlap saves more than the RTS/CTS exchange costs. */
+#define EAGER_MAX ((MPI_Count) 16384)
+static MPI_Count eager_max(void)
+{
+    return EAGER_MAX < (MPI_Count) shm.region->cell_payload ? EAGER_MAX : (MPI_Count) shm.region->cell_payload;
+}
+
+/* The payload of each DATA cell of a message: a quarter of it (at least 4 KiB), so that even a
+ * mid-size message is a pipeline of a few stages, up to a whole cell. */
+static MPI_Count chunk_size(MPI_Count bytes)
+{
+    MPI_Count chunk = bytes / 4 < 4096 ? 4096 : bytes / 4;
+    return chunk < (MPI_Count) shm.region->cell_payload ? chunk : (MPI_Count) shm.region->cell_payload;
+}
+
+/* ---- moving the user's data ---- */
+
+/* Packed bytes [first, *last) of the request's buffer to dest: one memcpy when the data is one run. */
+static void pack(MPIR_Request *req, MPI_Count first, MPI_Count *last, void *dest)
+{
+    if (!req->dev.contig)
+        MPID_Segment_pack(&req->dev.seg, first, last, dest);
+    else if (*last > first)
+        memcpy(dest, req->dev.contig_buf + first, (size_t) (*last - first));
+}
+
+static void unpack(MPIR_Request *req, MPI_Count first, MPI_Count *last, const void *src)
+{
+    if (!req->dev.contig)
+        MPID_Segment_unpack(&req->dev.seg, first, last, src);
+    else if (*last > first)
+        memcpy(req->dev.contig_buf + first, src, (size_t) (*last - first));
+}
+
 /* ---- cells ---- */
 
+/* The next free cell of the ring to dest, or NULL if it is full. The receiver's tail is read only
+ * when the cells known free run out, so a steady stream costs no read of the receiver's line. */
 static Cell *cell_reserve(int dest)
 {
     Ring *r = shm_ring(shm.rank, dest);
-    uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
-    return head - tail < shm.region->ncells ? shm_cell(r, head) : NULL;
+    uint64_t ncells = shm.region->ncells;
+    if (r->head - r->tail_seen >= ncells) {
+        r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
+        if (r->head - r->tail_seen >= ncells) {
+            /* ask for a doorbell when space frees up; look again after asking (the receiver
+             * stores its tail, then reads want_space: one of us sees the other) */
+            atomic_store_explicit(&r->want_space, 1, memory_order_relaxed);
+            shm_fence_slow();
+            r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
+            if (r->head - r->tail_seen >= ncells)
+                return NULL;
+        }
+    }
+    return shm_cell(r, r->head);
 }
 
+/* Hands the cell cell_reserve gave to the receiver. */
 static void cell_publish(int dest)
 {
     Ring *r = shm_ring(shm.rank, dest);
-    atomic_store_explicit(&r->head, atomic_load_explicit(&r->head, memory_order_relaxed) + 1, memory_order_release);
-    shm_ring_doorbell(dest);
+    atomic_store_explicit(&shm_cell(r, r->head)->seq, r->head + 1, memory_order_release);
+    r->head++;
+    shm_notify(dest);
 }
 
 /* Posts the first cell of req (EAGER, RTS, or a receive's CTS); false if the ring is full. */
@@ -112,32 +166,25 @@ static bool post_first_cell(MPIR_Request *req)
     Cell *c = cell_reserve(dest);
     if (!c)
         return false;
-    memset(&c->h, 0, sizeof c->h);
-    c->h.src_lpid = shm.rank;
     if (req->dev.protocol == RECV_CTS) {
-        c->h.kind = CELL_CTS;
-        c->h.sender_req = req->dev.remote_id;
-        c->h.receiver_req = (uint64_t) (uintptr_t) req;
+        c->h = (Cell_header) { .kind = CELL_CTS, .src_lpid = shm.rank, .sender_req = req->dev.remote_id,
+                               .receiver_req = (uint64_t) (uintptr_t) req };
         req->dev.protocol = RECV_DATA;
         cell_publish(dest);
         return true;
     }
-    c->h.context_id = req->dev.context_id;
-    c->h.tag = req->dev.tag;
-    c->h.bytes = req->dev.bytes;
-    c->h.sender_req = (uint64_t) (uintptr_t) req;
-    c->h.sig = req->dev.sig_hash;
-    c->h.n_elements = req->type->n_elements * req->dev.seg.count;
-    c->h.sender_basic = req->type->basic_type;
-    if (req->dev.protocol == SEND_EAGER) {
+    bool eager = req->dev.protocol == SEND_EAGER;
+    c->h = (Cell_header) { .kind = eager ? CELL_EAGER : CELL_RTS, .src_lpid = shm.rank,
+                           .context_id = req->dev.context_id, .tag = req->dev.tag, .bytes = req->dev.bytes,
+                           .sig = req->dev.sig_hash, .n_elements = req->type->n_elements * req->dev.seg.count,
+                           .sender_basic = req->type->basic_type, .len = eager ? req->dev.bytes : 0,
+                           .sender_req = (uint64_t) (uintptr_t) req };
+    if (eager) {
         MPI_Count last = req->dev.bytes;
-        c->h.kind = CELL_EAGER;
-        c->h.len = req->dev.bytes;
-        MPID_Segment_pack(&req->dev.seg, 0, &last, c->payload);
+        pack(req, 0, &last, c->payload);
         cell_publish(dest);
         complete(req);
     } else {
-        c->h.kind = CELL_RTS;
         req->dev.protocol = SEND_WAIT_CTS;
         cell_publish(dest);
     }
@@ -165,16 +212,12 @@ static bool stream_data(void)
         MPIR_Request *next = req->dev.next;
         Cell *c;
         while (req->dev.done < req->dev.bytes && (c = cell_reserve(req->dev.peer_lpid))) {
-            MPI_Count first = req->dev.done, last = first + (MPI_Count) shm.region->cell_payload;
+            MPI_Count first = req->dev.done, last = first + chunk_size(req->dev.bytes);
             if (last > req->dev.bytes)
                 last = req->dev.bytes;
-            MPID_Segment_pack(&req->dev.seg, first, &last, c->payload);
-            memset(&c->h, 0, sizeof c->h);
-            c->h.kind = CELL_DATA;
-            c->h.src_lpid = shm.rank;
-            c->h.receiver_req = req->dev.remote_id;
-            c->h.offset = first;
-            c->h.len = last - first;
+            pack(req, first, &last, c->payload);
+            c->h = (Cell_header) { .kind = CELL_DATA, .src_lpid = shm.rank, .receiver_req = req->dev.remote_id,
+                                   .offset = first, .len = last - first };
             cell_publish(req->dev.peer_lpid);
             req->dev.done = last;
             did = true;
@@ -214,6 +257,7 @@ typedef struct {
 static int sig_run(void *state, char *addr, MPI_Datatype el_type, MPI_Count n)
 {
     Sig_state *s = state;
+    (void) addr;
     if (n > s->want - s->seen)
         n = s->want - s->seen;
     s->sig = MPID_Sig_concat(s->sig, MPID_Sig_repeat(MPID_Datatype_get(el_type)->sig_hash, 1, n), n);
@@ -283,8 +327,8 @@ static int check_signature(MPIR_Request *rreq, const Cell_header *h)
  * dropped (truncation); an element split between two chunks waits in the carry. */
 static void receive_bytes(MPIR_Request *r, const char *p, MPI_Count n)
 {
-    MPID_Segment *seg = &r->dev.seg;
-    MPI_Count limit = r->dev.bytes < seg->size ? r->dev.bytes : seg->size;
+    MPI_Count size = r->dev.seg.size;
+    MPI_Count limit = r->dev.bytes < size ? r->dev.bytes : size;
     r->dev.received += n;
     while (n > 0 && r->dev.done < limit) {
         if (r->dev.carry_len > 0) {
@@ -296,7 +340,7 @@ static void receive_bytes(MPIR_Request *r, const char *p, MPI_Count n)
             p += take;
             n -= take;
             MPI_Count last = r->dev.done + r->dev.carry_len < limit ? r->dev.done + r->dev.carry_len : limit;
-            MPID_Segment_unpack(seg, r->dev.done, &last, r->dev.carry);
+            unpack(r, r->dev.done, &last, r->dev.carry);
             int used = (int) (last - r->dev.done);
             memmove(r->dev.carry, r->dev.carry + used, (size_t) (r->dev.carry_len - used));
             r->dev.carry_len -= used;
@@ -306,7 +350,7 @@ static void receive_bytes(MPIR_Request *r, const char *p, MPI_Count n)
             continue;
         }
         MPI_Count last = r->dev.done + n < limit ? r->dev.done + n : limit;
-        MPID_Segment_unpack(seg, r->dev.done, &last, p);
+        unpack(r, r->dev.done, &last, p);
         MPI_Count used = last - r->dev.done;
         p += used;
         n -= used;
@@ -409,17 +453,17 @@ static bool drain_rings(void)
     for (int i = 0; i < shm.nranks; i++) {
         int s = (next_sender + i) % shm.nranks;
         Ring *r = shm_ring(s, shm.rank);
-        uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-        uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
-        if (tail == head)
-            continue;
-        bool was_full = head - tail >= shm.region->ncells;
-        for (; tail != head; tail++) {
-            handle_cell(shm_cell(r, tail));
-            atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
+        uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed), start = tail;
+        for (Cell *c; atomic_load_explicit(&(c = shm_cell(r, tail))->seq, memory_order_acquire) == tail + 1;) {
+            handle_cell(c);
+            atomic_store_explicit(&r->tail, ++tail, memory_order_release);
         }
-        if (was_full)
-            shm_ring_doorbell(s);   /* the sender may be waiting for room */
+        if (tail == start)
+            continue;
+        /* the sender may wait for room (see cell_reserve) */
+        shm_fence_fast();
+        if (atomic_load_explicit(&r->want_space, memory_order_relaxed) && atomic_exchange(&r->want_space, 0))
+            shm_ring_doorbell(s);   /* after the exchange: a request set later is seen next time */
         did = true;
     }
     next_sender = (next_sender + 1) % shm.nranks;
@@ -438,7 +482,7 @@ bool shm_progress(void)
 
 void shm_start_send(MPIR_Request *req)
 {
-    bool eager = req->dev.bytes <= (MPI_Count) shm.region->cell_payload && req->dev.mode != MPID_SEND_SYNC;
+    bool eager = req->dev.bytes <= eager_max() && req->dev.mode != MPID_SEND_SYNC;
     req->dev.protocol = eager ? SEND_EAGER : SEND_RTS;
     Queue *q = out_queue(req->dev.peer_lpid);
     if (!q) {
@@ -447,54 +491,129 @@ void shm_start_send(MPIR_Request *req)
         return;
     }
     enqueue(q, req);
-    if (q->head == req && post_first_cell(req))
+    if (q->head == req && post_first_cell(req)) {
         dequeue(q);
+        return;
+    }
+    shm_progress();   /* full ring: perhaps the receiver has made room */
+}
+
+bool shm_send_now(const void *buf, MPI_Count count, MPID_Datatype *dt, MPI_Count bytes, int dest, int context_id,
+                  int tag)
+{
+    if (bytes > eager_max() || (outq && outq[dest].head))
+        return false;   /* rendezvous, or behind queued messages: keep the order */
+    MPID_Segment seg;
+    MPI_Aint offset = dt->true_lb;
+    bool contig = dt->is_contig || MPID_Datatype_one_run(dt, count, &offset);
+    if (!contig && MPID_Segment_init_borrowed(&seg, buf, count, MPID_Datatype_handle(dt)) != MPI_SUCCESS)
+        return false;   /* the request path reports it */
+    Cell *c = cell_reserve(dest);
+    if (c) {
+        c->h = (Cell_header) { .kind = CELL_EAGER, .src_lpid = shm.rank, .context_id = context_id, .tag = tag,
+                               .bytes = bytes, .sig = MPID_Datatype_signature(dt, count),
+                               .n_elements = dt->n_elements * count, .sender_basic = dt->basic_type, .len = bytes };
+        MPI_Count last = bytes;
+        if (!contig)
+            MPID_Segment_pack(&seg, 0, &last, c->payload);
+        else if (bytes > 0)
+            memcpy(c->payload, (const char *) ((uintptr_t) buf + (uintptr_t) offset), (size_t) bytes);
+        cell_publish(dest);
+    }
+    if (!contig)
+        MPID_Segment_free(&seg);
+    return c != NULL;
+}
+
+/* The first unexpected message that matches (source_lpid, tag, context_id), and the one before it
+ * (NULL if it is the first), after one progress pass; NULL if none. */
+static Unexpected *find_unexpected(int source_lpid, int tag, int context_id, Unexpected **prevp)
+{
     shm_progress();
+    Unexpected *prev = NULL;
+    for (Unexpected *u = unexp_head; u; prev = u, u = u->next)
+        if (u->h.context_id == context_id && tag_matches(tag, u->h.tag)
+            && (source_lpid == MPI_ANY_SOURCE || source_lpid == u->h.src_lpid)) {
+            *prevp = prev;
+            return u;
+        }
+    return NULL;
+}
+
+static void unlink_unexpected(Unexpected *u, Unexpected *prev)
+{
+    if (prev)
+        prev->next = u->next;
+    else
+        unexp_head = u->next;
+    if (unexp_tail == u)
+        unexp_tail = prev;
+}
+
+/* The receive takes the message: its data (eager), or the sender's stream after a CTS. */
+static void receive_unexpected(MPIR_Request *req, Unexpected *u)
+{
+    deliver(req, &u->h, u->data);
+    free(u->data);
+    free(u);
 }
 
 void shm_start_recv(MPIR_Request *req)
 {
-    Cell_header probe = { 0 };
-    Unexpected *prev = NULL;
-    shm_progress();
-    for (Unexpected *u = unexp_head; u; prev = u, u = u->next) {
-        probe = u->h;
-        if (!envelope_matches(req, &probe))
-            continue;
-        if (prev)
-            prev->next = u->next;
-        else
-            unexp_head = u->next;
-        if (unexp_tail == u)
-            unexp_tail = prev;
-        deliver(req, &u->h, u->data);
-        free(u->data);
-        free(u);
+    Unexpected *prev, *u = find_unexpected(req->dev.peer_lpid, req->dev.tag, req->dev.context_id, &prev);
+    if (u) {
+        unlink_unexpected(u, prev);
+        receive_unexpected(req, u);
         return;
     }
     req->dev.protocol = RECV_POSTED;
     enqueue(&posted, req);
 }
 
+static void probe_status(const Unexpected *u, MPIR_Comm *comm, MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    status->MPI_SOURCE = comm->rank_of_lpid[u->h.src_lpid];
+    status->MPI_TAG = u->h.tag;
+    status->MPI_ERROR = MPI_SUCCESS;
+    MPIR_Status_set_bytes(status, u->h.bytes);
+    MPIR_Status_set_cancelled(status, 0);
+}
+
 int shm_iprobe(int source_lpid, int tag, MPIR_Comm *comm, int context_id, int *flag, MPI_Status *status)
 {
-    shm_progress();
-    for (Unexpected *u = unexp_head; u; u = u->next) {
-        if (u->h.context_id != context_id || !tag_matches(tag, u->h.tag)
-            || (source_lpid != MPI_ANY_SOURCE && source_lpid != u->h.src_lpid))
-            continue;
-        *flag = 1;
-        if (status != MPI_STATUS_IGNORE) {
-            status->MPI_SOURCE = comm->rank_of_lpid[u->h.src_lpid];
-            status->MPI_TAG = u->h.tag;
-            status->MPI_ERROR = MPI_SUCCESS;
-            MPIR_Status_set_bytes(status, u->h.bytes);
-            MPIR_Status_set_cancelled(status, 0);
-        }
-        return MPI_SUCCESS;
-    }
-    *flag = 0;
+    Unexpected *prev, *u = find_unexpected(source_lpid, tag, context_id, &prev);
+    *flag = u != NULL;
+    if (u)
+        probe_status(u, comm, status);
     return MPI_SUCCESS;
+}
+
+int shm_improbe(int source_lpid, int tag, MPIR_Comm *comm, int context_id, int *flag, MPID_Message **msg,
+                MPI_Status *status)
+{
+    Unexpected *prev, *u = find_unexpected(source_lpid, tag, context_id, &prev);
+    *flag = u != NULL;
+    if (u) {
+        unlink_unexpected(u, prev);     /* no other receive can match it now */
+        probe_status(u, comm, status);
+        *msg = u;
+    }
+    return MPI_SUCCESS;
+}
+
+void shm_mrecv(MPIR_Request *req, MPID_Message *msg)
+{
+    receive_unexpected(req, msg);
+}
+
+void shm_message_free(MPID_Message *msg)
+{
+    /* a rendezvous sender waits for a CTS that never comes: it is this program's error (a matched
+     * message never received), and the sender's request stays pending */
+    free(msg->data);
+    free(msg);
 }
 
 bool shm_cancel_recv(MPIR_Request *req)

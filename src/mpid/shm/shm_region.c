@@ -12,7 +12,7 @@
 
 Shm_state shm;
 
-#define NCELLS 8
+#define NCELLS 8                               /* a power of two: ring indices wrap by masking */
 #define MAX_RINGS_BYTES ((size_t) 512 << 20)   /* all rings of a job together, at most */
 
 /* The payload of a cell: a pipeline stage should stay in the L2 cache together with the next one
