@@ -8,8 +8,11 @@
  * a failed delete leaves the attribute in place and the call that caused it fails.
  *
  * Keyval lifetime. A keyval starts with one reference, the user's handle; each attribute that uses
- * it holds another. MPI_*_free_keyval marks it freed_by_user (the handle is invalid from then on:
- * MPI_ERR_KEYVAL) and drops the user's reference; the last attribute to go returns it to the pool.
+ * it holds another. MPI_*_free_keyval marks it freed_by_user and drops the user's reference; the
+ * last attribute to go returns it to the pool. A freed keyval can no longer be set or freed
+ * (MPI_ERR_KEYVAL), but while attributes still use it, MPI_*_delete_attr and MPI_*_get_attr reach
+ * them: MPI 4.1 (MPI_COMM_FREE_KEYVAL) says those references "need to be explicitly freed by the
+ * program, either via calls to MPI_COMM_DELETE_ATTR ... or by calls to MPI_COMM_FREE".
  */
 #include "mpiimpl.h"
 #include <stdio.h>
@@ -34,13 +37,14 @@ static const char *kind_name(MPIR_Attr_kind kind)
 
 /* ---- keyvals (all of these are called with the lock held) ---- */
 
-/* The keyval behind a handle the user may still use for objects of this kind. */
-static int keyval_lookup_locked(MPIR_Attr_kind kind, int handle, MPIR_Keyval **kvp)
+/* The keyval behind a handle for objects of this kind; one the user has freed only if in_use_ok
+ * (it is alive as long as attributes use it). */
+static int keyval_lookup_locked(MPIR_Attr_kind kind, int handle, bool in_use_ok, MPIR_Keyval **kvp)
 {
     MPIR_Keyval *kv = MPIR_Pool_lookup(&keyval_pool, handle);
     if (kv == NULL)
         return MPIR_Err(MPI_ERR_KEYVAL, "invalid keyval %#x", (unsigned) handle);
-    if (kv->freed_by_user)
+    if (kv->freed_by_user && !in_use_ok)
         return MPIR_Err(MPI_ERR_KEYVAL, "keyval %#x has been freed", (unsigned) handle);
     if (kv->kind != kind)
         return MPIR_Err(MPI_ERR_KEYVAL, "keyval %#x was created for a %s, not a %s", (unsigned) handle,
@@ -59,7 +63,7 @@ static void keyval_release_locked(MPIR_Keyval *kv)
 static int keyval_acquire(MPIR_Attr_kind kind, int handle, MPIR_Keyval **kvp)
 {
     lock();
-    int err = keyval_lookup_locked(kind, handle, kvp);
+    int err = keyval_lookup_locked(kind, handle, false, kvp);
     if (err == MPI_SUCCESS)
         MPIR_Object_add_ref(*kvp);
     unlock();
@@ -94,7 +98,7 @@ int MPIR_Keyval_free(MPIR_Attr_kind kind, int *keyval)
 {
     MPIR_Keyval *kv;
     lock();
-    int err = keyval_lookup_locked(kind, *keyval, &kv);
+    int err = keyval_lookup_locked(kind, *keyval, false, &kv);
     if (err == MPI_SUCCESS) {
         kv->freed_by_user = 1;
         keyval_release_locked(kv);
@@ -216,7 +220,7 @@ int MPIR_Attr_get(MPIR_Attribute *const *list, MPIR_Attr_kind kind, int keyval, 
 {
     MPIR_Keyval *kv;
     lock();
-    int err = keyval_lookup_locked(kind, keyval, &kv);
+    int err = keyval_lookup_locked(kind, keyval, true, &kv);
     if (err == MPI_SUCCESS) {
         MPIR_Attribute *a = find_locked(*list, kv);
         *flag = a != NULL;
@@ -232,7 +236,7 @@ int MPIR_Attr_delete(MPIR_Attribute **list, MPIR_Attr_kind kind, int obj, int ke
     MPIR_Keyval *kv;
     MPIR_Attribute *a = NULL;
     lock();
-    int err = keyval_lookup_locked(kind, keyval, &kv);
+    int err = keyval_lookup_locked(kind, keyval, true, &kv);
     if (err == MPI_SUCCESS)
         a = unlink_locked(list, kv);
     unlock();

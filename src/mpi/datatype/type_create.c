@@ -178,6 +178,9 @@ int MPIR_Type_create_resized_impl(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint ex
 int MPIR_Type_dup_impl(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     MPID_Datatype *old = MPID_Datatype_get(oldtype), *dt = NULL;
+    /* A failed dup (typically a copy callback that fails) answers MPI_DATATYPE_NULL, as
+     * MPI_Comm_dup answers MPI_COMM_NULL in MPICH, so no stale handle is left in *newtype. */
+    *newtype = MPI_DATATYPE_NULL;
     int err = MPID_Type_dup(old, &dt);
     if (err)
         return err;

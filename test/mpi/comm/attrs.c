@@ -104,13 +104,15 @@ int main(int argc, char **argv)
     CHECK(last_deleted == &table[2], "replaced value %p", last_deleted);
     ATTR_IS(c, k_incr, &table[5]);
 
-    /* 4. a freed keyval: the handle is invalid, the attributes using it still work */
+    /* 4. a freed keyval: it can no longer be set, but the attributes using it still work and can
+     *    still be read (MPI 4.1, MPI_COMM_FREE_KEYVAL: they are freed by delete_attr or comm free) */
     int k_saved = k_incr;
     CHECK_MPI(MPI_Comm_free_keyval(&k_incr));
     CHECK_EQ(k_incr, MPI_KEYVAL_INVALID);
-    void *v;
-    int flag;
-    CHECK_ERR(MPI_Comm_get_attr(a, k_saved, &v, &flag), MPI_ERR_KEYVAL);
+    void *v = NULL;
+    int flag = 0;
+    CHECK_MPI(MPI_Comm_get_attr(a, k_saved, &v, &flag));
+    CHECK(flag && v == &table[0], "attribute of a freed keyval: flag %d value %p", flag, v);
     CHECK_ERR(MPI_Comm_set_attr(a, k_saved, &solo), MPI_ERR_KEYVAL);
 
     /* 5. free runs the delete callbacks, with the handle still valid; a dup after the keyval was

@@ -2,7 +2,8 @@
  * Attribute callbacks that fail (MPI 4.1, "Caching": a callback's error makes the call that ran
  * it fail). The call returns the callback's error class; a value that is no MPI error code becomes
  * MPI_ERR_OTHER; an error code returned by an MPI call inside the callback keeps its class.
- *  - copy callback failing: MPI_Type_dup fails, the old type keeps its attributes;
+ *  - copy callback failing: MPI_Type_dup fails, the old type keeps its attributes, and newtype is
+ *    MPI_DATATYPE_NULL (the standard leaves it unspecified; MPICH's attr/attrerrtype test wants this);
  *  - delete callback failing: MPI_Type_delete_attr fails and the attribute stays;
  *    MPI_Type_set_attr over it fails and the old value stays; MPI_Type_free fails and the type
  *    stays valid, and can be freed once the callback agrees.
@@ -58,8 +59,10 @@ int main(int argc, char **argv)
     /* copy callback failures */
     CHECK_MPI(MPI_Type_set_attr(vec, kc, &a));
     copy_rc = MPI_ERR_NO_SPACE;
+    dup = vec;
     CHECK_ERR(MPI_Type_dup(vec, &dup), MPI_ERR_NO_SPACE);
     CHECK_EQ(copies, 1);
+    CHECK_EQ(dup, MPI_DATATYPE_NULL);
     copy_rc = 12345;                  /* not an error code */
     CHECK_ERR(MPI_Type_dup(vec, &dup), MPI_ERR_OTHER);
     CHECK_EQ(copies, 2);

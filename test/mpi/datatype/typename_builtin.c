@@ -18,7 +18,7 @@ static const struct {
     T(MPI_INT8_T), T(MPI_INT16_T), T(MPI_INT32_T), T(MPI_INT64_T),
     T(MPI_UINT8_T), T(MPI_UINT16_T), T(MPI_UINT32_T), T(MPI_UINT64_T),
     T(MPI_AINT), T(MPI_COUNT), T(MPI_OFFSET),
-    T(MPI_C_FLOAT_COMPLEX), T(MPI_C_DOUBLE_COMPLEX), T(MPI_C_LONG_DOUBLE_COMPLEX),
+    T(MPI_C_COMPLEX), T(MPI_C_DOUBLE_COMPLEX), T(MPI_C_LONG_DOUBLE_COMPLEX),
     T(MPI_PACKED), T(MPI_LB), T(MPI_UB),
     T(MPI_CXX_BOOL), T(MPI_CXX_FLOAT_COMPLEX), T(MPI_CXX_DOUBLE_COMPLEX),
     T(MPI_CXX_LONG_DOUBLE_COMPLEX),
@@ -29,9 +29,9 @@ static const struct {
     T(MPI_COMPLEX4), T(MPI_COMPLEX8), T(MPI_COMPLEX16), T(MPI_COMPLEX32),
     T(MPI_FLOAT_INT), T(MPI_DOUBLE_INT), T(MPI_LONG_INT), T(MPI_2INT), T(MPI_SHORT_INT),
     T(MPI_LONG_DOUBLE_INT), T(MPI_2REAL), T(MPI_2DOUBLE_PRECISION), T(MPI_2INTEGER),
-    /* aliases in mpi.h share one handle, hence one name: the library names them as below */
+    /* aliases in mpi.h share one handle, hence one name: the one listed first in MPI 4.1 Table 3.2 */
     { MPI_LONG_LONG, "MPI_LONG_LONG_INT" },
-    { MPI_C_COMPLEX, "MPI_C_FLOAT_COMPLEX" },
+    { MPI_C_FLOAT_COMPLEX, "MPI_C_COMPLEX" },
 };
 
 int main(int argc, char **argv)
