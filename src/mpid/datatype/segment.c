@@ -176,8 +176,12 @@ static inline __attribute__((always_inline)) void copy_bytes(char *d, const char
             STRIDED_CASE(24, DST, SRC, RW) STRIDED_CASE(32, DST, SRC, RW) STRIDED_CASE(40, DST, SRC, RW) \
             STRIDED_CASE(48, DST, SRC, RW) STRIDED_CASE(64, DST, SRC, RW) \
         default: \
-            for (MPI_Count i = 0; i < n; i++, packed += bs, typed = at(typed, stride)) \
+            /* the next block's first line: the hardware prefetcher does not jump the gap */ \
+            for (MPI_Count i = 0; i < n; i++, packed += bs, typed = at(typed, stride)) { \
+                if (far) \
+                    __builtin_prefetch(at(typed, stride), RW); \
                 copy_bytes(DST, SRC, bs); \
+            } \
         } \
     }
 
