@@ -11,9 +11,9 @@
  * Ranges are trimmed to basic-element boundaries before walking (misalign()), so the walk itself
  * copies exact byte ranges and never has to stop in the middle.
  */
-#include <immintrin.h>
 #include "mpiimpl.h"
 #include "mpid_dataloop.h"
+#include "copy_kernels.h"
 
 enum { OP_PACK, OP_UNPACK, OP_RUNS, OP_IOV, OP_COUNT };
 
@@ -48,18 +48,6 @@ static bool is_leaf(const MPID_Loop *l)
 
 static MPI_Count min_c(MPI_Count a, MPI_Count b) { return a < b ? a : b; }
 
-/* A typed-buffer address. The base may be MPI_BOTTOM (NULL) with absolute displacements, so the
- * arithmetic is done on integers, where C defines it. */
-static inline char *at(char *base, MPI_Aint off)
-{
-    return (char *) ((uintptr_t) base + (uintptr_t) off);
-}
-
-/* base + k * step, the same way (k elements of a possibly huge extent: no signed overflow). */
-static inline char *at_k(char *base, MPI_Count k, MPI_Aint step)
-{
-    return (char *) ((uintptr_t) base + (uintptr_t) k * (uintptr_t) step);
-}
 static MPI_Count max_c(MPI_Count a, MPI_Count b) { return a > b ? a : b; }
 
 /* Index of the block holding stream byte pos: the last k < n with prefix[k] <= pos. */
@@ -90,310 +78,6 @@ static MPI_Count find_block(const MPID_Loop *l, MPI_Count pos, MPI_Count *hints)
     if (h)
         *h = k;
     return k;
-}
-
-/* Unaligned vectors: the compiler uses the widest moves the function's target allows (two 16-byte
- * moves for a V32 in the baseline build, one in the AVX2 kernels). */
-typedef char V16 __attribute__((vector_size(16), aligned(1), may_alias));
-typedef char V32 __attribute__((vector_size(32), aligned(1), may_alias));
-
-/* Blocks up to this size are copied inline; longer ones go to memcpy, which is faster there. */
-#define COPY_INLINE_MAX 2048
-
-/* Copies n bytes exactly: two overlapping moves cover any length up to twice the move size, so
- * short runs cost a few instructions instead of a call to memcpy. Always inlined, so that each
- * kernel set (see KERNEL_SET) gets it compiled for its own vector width. */
-static inline __attribute__((always_inline)) void copy_bytes(char *d, const char *s, MPI_Count n)
-{
-    if (n <= 16) {
-        if (n >= 8) {
-            uint64_t a, b;
-            memcpy(&a, s, 8);
-            memcpy(&b, s + n - 8, 8);
-            memcpy(d, &a, 8);
-            memcpy(d + n - 8, &b, 8);
-        } else if (n >= 4) {
-            uint32_t a, b;
-            memcpy(&a, s, 4);
-            memcpy(&b, s + n - 4, 4);
-            memcpy(d, &a, 4);
-            memcpy(d + n - 4, &b, 4);
-        } else if (n > 0) {
-            char a = s[0], b = s[n / 2], c = s[n - 1];
-            d[0] = a;
-            d[n / 2] = b;
-            d[n - 1] = c;
-        }
-    } else if (n <= 32) {
-        V16 a = *(const V16 *) s, b = *(const V16 *) (s + n - 16);
-        *(V16 *) d = a;
-        *(V16 *) (d + n - 16) = b;
-    } else if (n <= COPY_INLINE_MAX) {
-        /* 32-byte moves, the last one overlapping the one before; it is loaded first, so no load
-         * waits behind this copy's stores */
-        V32 last = *(const V32 *) (s + n - 32);
-        for (MPI_Count i = 0; i + 32 < n; i += 32)
-            *(V32 *) (d + i) = *(const V32 *) (s + i);
-        *(V32 *) (d + n - 32) = last;
-    } else {
-        memcpy(d, s, (size_t) n);
-    }
-}
-
-/* Kernels start on cache lines: where a loop sits moves its speed by up to a third on Zen 4 (unpack
- * of small strided blocks: 18 or 27 GB/s), and this way it depends on the kernel's own code only,
- * not on whatever was linked before it. HOT_LOOPS also puts each loop on a cache line; which of
- * the two is better differs per kernel (measured with bench/run.sh): recheck after editing one. */
-#define HOT __attribute__((aligned(64)))
-#define HOT_LOOPS __attribute__((aligned(64), optimize("align-loops=64")))
-
-/* ---- the copy kernels: n blocks of bs bytes, stride bytes apart in the typed buffer ----
- * Compiled at -O3 whatever the library's level: unrolled and vectorised, the 8-byte strided loop
- * runs nearly twice as fast as at -O2. Each kernel exists twice (KERNEL_SET): for the baseline
- * x86-64 and for AVX2, whose 32-byte moves copy blocks of 64 B - 2 KiB up to 1.5x faster; the
- * set is chosen once, from the processor. */
-#pragma GCC push_options
-#pragma GCC optimize("O3")
-
-/* A constant size lets the compiler turn each copy into a few moves. */
-#define STRIDED_CASE(N, DST, SRC, RW) \
-    case N: \
-        for (MPI_Count i = 0; i < n; i++, packed += N, typed = at(typed, stride)) { \
-            if (far) \
-                __builtin_prefetch(at_k(typed, RW ? 8 : 16, stride), RW); \
-            memcpy(DST, SRC, N); \
-        } \
-        return;
-/* RW: 1 when the typed buffer is written (unpack), so its lines are prefetched for writing */
-#define STRIDED_KERNEL(NAME, DST, SRC, RW, TARGET) \
-    TARGET static void NAME(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n) \
-    { \
-        /* a cache line per block or more: the hardware prefetcher does not follow, so we lead */ \
-        bool far = stride >= 256 || stride <= -256; \
-        switch (bs) { \
-            STRIDED_CASE(1, DST, SRC, RW) STRIDED_CASE(2, DST, SRC, RW) STRIDED_CASE(4, DST, SRC, RW) \
-            STRIDED_CASE(8, DST, SRC, RW) STRIDED_CASE(12, DST, SRC, RW) STRIDED_CASE(16, DST, SRC, RW) \
-            STRIDED_CASE(24, DST, SRC, RW) STRIDED_CASE(32, DST, SRC, RW) STRIDED_CASE(40, DST, SRC, RW) \
-            STRIDED_CASE(48, DST, SRC, RW) STRIDED_CASE(64, DST, SRC, RW) \
-        default: \
-            /* the next block's first line: the hardware prefetcher does not jump the gap */ \
-            for (MPI_Count i = 0; i < n; i++, packed += bs, typed = at(typed, stride)) { \
-                if (far) \
-                    __builtin_prefetch(at(typed, stride), RW); \
-                copy_bytes(DST, SRC, bs); \
-            } \
-        } \
-    }
-
-/* Same with the blocks at explicit offsets from base. */
-#define INDEXED_CASE(N, DST, SRC) \
-    case N: \
-        for (MPI_Count i = 0; i < n; i++, packed += N) { \
-            char *typed = at(base, offs[i]); \
-            memcpy(DST, SRC, N); \
-        } \
-        return;
-#define BLKIDX_KERNEL(NAME, DST, SRC, TARGET) \
-    TARGET static void NAME(char *packed, char *base, const MPI_Aint *offs, MPI_Count bs, MPI_Count n) \
-    { \
-        switch (bs) { \
-            INDEXED_CASE(1, DST, SRC) INDEXED_CASE(2, DST, SRC) INDEXED_CASE(4, DST, SRC) \
-            INDEXED_CASE(8, DST, SRC) INDEXED_CASE(12, DST, SRC) INDEXED_CASE(16, DST, SRC) \
-            INDEXED_CASE(24, DST, SRC) INDEXED_CASE(32, DST, SRC) \
-        default: \
-            for (MPI_Count i = 0; i < n; i++, packed += bs) { \
-                char *typed = at(base, offs[i]); \
-                copy_bytes(DST, SRC, bs); \
-            } \
-        } \
-    }
-
-/* The full blocks [b, ...) of an indexed leaf that end by to, from *stream on; returns the first
- * block left. The kernel of irregular types: per block one offset, one prefix sum, a copy. */
-#define INDEXED_KERNEL(NAME, DST, SRC, TARGET) \
-    TARGET static MPI_Count NAME(char **stream_p, char *base, const MPI_Aint *off, const MPI_Count *pre, \
-                                 MPI_Count b, MPI_Count n, MPI_Count to) \
-    { \
-        char *stream = *stream_p; \
-        for (MPI_Count next = pre[b]; b < n && (next = pre[b + 1]) <= to; b++) { \
-            MPI_Count len = next - pre[b]; \
-            char *typed = at(base, off[b]); \
-            copy_bytes(DST, SRC, len); \
-            stream += len; \
-        } \
-        *stream_p = stream; \
-        return b; \
-    }
-
-typedef struct {
-    void (*pack_strided)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
-    void (*unpack_strided)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
-    void (*pack_blkidx)(char *packed, char *base, const MPI_Aint *offs, MPI_Count bs, MPI_Count n);
-    void (*unpack_blkidx)(char *packed, char *base, const MPI_Aint *offs, MPI_Count bs, MPI_Count n);
-    MPI_Count (*pack_indexed)(char **stream, char *base, const MPI_Aint *off, const MPI_Count *pre, MPI_Count b,
-                              MPI_Count n, MPI_Count to);
-    MPI_Count (*unpack_indexed)(char **stream, char *base, const MPI_Aint *off, const MPI_Count *pre,
-                                MPI_Count b, MPI_Count n, MPI_Count to);
-} Kernel_set;
-
-#define KERNEL_SET(SET, TARGET) \
-    STRIDED_KERNEL(pack_strided_##SET, packed, typed, 0, TARGET) \
-    STRIDED_KERNEL(unpack_strided_##SET, typed, packed, 1, TARGET) \
-    BLKIDX_KERNEL(pack_blkidx_##SET, packed, typed, TARGET) \
-    BLKIDX_KERNEL(unpack_blkidx_##SET, typed, packed, TARGET) \
-    INDEXED_KERNEL(pack_indexed_##SET, stream, typed, TARGET) \
-    INDEXED_KERNEL(unpack_indexed_##SET, typed, stream, TARGET) \
-    static const Kernel_set kernels_##SET = { pack_strided_##SET, unpack_strided_##SET, pack_blkidx_##SET, \
-                                              unpack_blkidx_##SET, pack_indexed_##SET, unpack_indexed_##SET };
-KERNEL_SET(base, HOT_LOOPS)
-KERNEL_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)
-#pragma GCC pop_options
-
-static const Kernel_set *kernels = &kernels_base;
-
-__attribute__((constructor)) static void pick_kernels(void)
-{
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2"))
-        kernels = &kernels_avx2;
-}
-
-/* 8-byte blocks, the most common strided case: two loads joined into one 16-byte store halve
- * the stores, which bound this loop. */
-HOT static void pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
-                                                      MPI_Count n)
-{
-    if (bs != 8 || stride >= 256 || stride <= -256) {   /* far apart, loads bound it: the plain loop */
-        kernels->pack_strided(packed, typed, stride, bs, n);
-        return;
-    }
-    MPI_Count i = 0;
-    for (; i + 4 <= n; i += 4, packed += 32, typed = at_k(typed, 4, stride)) {
-        __m128i a = _mm_loadl_epi64((const __m128i *) typed);
-        __m128i b = _mm_loadl_epi64((const __m128i *) (typed + stride));
-        __m128i c = _mm_loadl_epi64((const __m128i *) (typed + 2 * stride));
-        __m128i d = _mm_loadl_epi64((const __m128i *) (typed + 3 * stride));
-        _mm_storeu_si128((__m128i *) packed, _mm_unpacklo_epi64(a, b));
-        _mm_storeu_si128((__m128i *) (packed + 16), _mm_unpacklo_epi64(c, d));
-    }
-    kernels->pack_strided(packed, typed, stride, 8, n - i);
-}
-
-HOT static void unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
-                                                        MPI_Count n)
-{
-    if (bs != 8) {
-        kernels->unpack_strided(packed, typed, stride, bs, n);
-        return;
-    }
-    bool far = stride >= 256 || stride <= -256;
-    MPI_Count i = 0;
-    for (; i + 4 <= n; i += 4, packed += 32, typed = at_k(typed, 4, stride)) {
-        if (far)   /* one write prefetch per four lines measured best (MG x faces: +10%) */
-            __builtin_prefetch(at_k(typed, 8, stride), 1);
-        __m128i ab = _mm_loadu_si128((const __m128i *) packed);
-        __m128i cd = _mm_loadu_si128((const __m128i *) (packed + 16));
-        _mm_storel_epi64((__m128i *) typed, ab);
-        _mm_storel_epi64((__m128i *) (typed + stride), _mm_unpackhi_epi64(ab, ab));
-        _mm_storel_epi64((__m128i *) (typed + 2 * stride), cd);
-        _mm_storel_epi64((__m128i *) (typed + 3 * stride), _mm_unpackhi_epi64(cd, cd));
-    }
-    kernels->unpack_strided(packed, typed, stride, 8, n - i);
-}
-
-/* ---- windows: small in-order elements copied whole by the vector unit ----
- *
- * An element (one instance of a loop) whose data lies in at most MAX_WINDOWS 64-byte windows and
- * comes in memory order is moved with one masked load, one compress (pack) or expand (unpack) and
- * one masked store per window: exact bytes, no read or write outside the type map, no branch per
- * field. This is what makes padded structs of mixed types fast. Needs AVX-512 VBMI2; elsewhere
- * windows are never built and the walker does the work. */
-#define MAX_WINDOWS 4
-typedef struct MPID_Windows {
-    MPI_Aint start;                 /* first data byte, relative to the element's origin */
-    int n;                          /* windows per element */
-    int width;                      /* 16, 32 or 64 bytes: the narrowest vector that fits */
-    uint64_t mask[MAX_WINDOWS];     /* data bytes of window k */
-    uint64_t low[MAX_WINDOWS];      /* the low count[k] bits: where they sit packed */
-    int count[MAX_WINDOWS];
-    int tail;                       /* last elements of a range that need exact (masked) stores */
-} MPID_Windows;
-
-/* masked loads do not train the hardware prefetcher: prefetch the elements ahead by hand */
-#define PREFETCH_AHEAD 16
-#define WINDOW_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi2"))) HOT_LOOPS
-
-/* One kernel pair per vector width. Pack stores whole vectors (what spills past an element is
- * overwritten by the next one) except for the last elements of the range, which store exactly. */
-#define WINDOW_KERNELS(W, VEC, MASK, LOAD, STORE, MSTORE, COMPRESS, EXPAND) \
-    WINDOW_TARGET static void window_pack_##W(const MPID_Windows *w, char *out, char *src, MPI_Aint step, \
-                                               MPI_Count n) \
-    { \
-        /* locals, so the stores through char * do not force reloads of the descriptor */ \
-        const int nw = w->n, tail = w->tail; \
-        const MASK m0 = (MASK) w->mask[0]; \
-        const int c0 = w->count[0]; \
-        src = at(src, w->start); \
-        if (nw == 1) { \
-            for (MPI_Count i = 0; i < n - tail; i++, src = at(src, step), out += c0) { \
-                _mm_prefetch(at_k(src, PREFETCH_AHEAD, step), _MM_HINT_T0); \
-                STORE((void *) out, COMPRESS(m0, LOAD(m0, src))); \
-            } \
-        } else { \
-            for (MPI_Count i = 0; i < n - tail; i++, src = at(src, step)) { \
-                _mm_prefetch(at_k(src, PREFETCH_AHEAD, step), _MM_HINT_T0); \
-                for (int k = 0; k < nw; k++) { \
-                    MASK m = (MASK) w->mask[k]; \
-                    STORE((void *) out, COMPRESS(m, LOAD(m, src + W * k))); \
-                    out += w->count[k]; \
-                } \
-            } \
-        } \
-        /* the last elements store exactly: nothing is written past the range */ \
-        for (MPI_Count i = n - tail < 0 ? 0 : n - tail; i < n; i++, src = at(src, step)) \
-            for (int k = 0; k < nw; k++) { \
-                MASK m = (MASK) w->mask[k]; \
-                MSTORE(out, (MASK) w->low[k], COMPRESS(m, LOAD(m, src + W * k))); \
-                out += w->count[k]; \
-            } \
-    } \
-    WINDOW_TARGET static void window_unpack_##W(const MPID_Windows *w, char *in, char *dst, MPI_Aint step, \
-                                                 MPI_Count n) \
-    { \
-        const int nw = w->n; \
-        const MASK m0 = (MASK) w->mask[0], l0 = (MASK) w->low[0]; \
-        const int c0 = w->count[0]; \
-        dst = at(dst, w->start); \
-        for (MPI_Count i = 0; i < n; i++, dst = at(dst, step)) { \
-            __builtin_prefetch(at_k(dst, PREFETCH_AHEAD, step), 1); \
-            __builtin_prefetch(in + 512, 0); \
-            if (nw == 1) { \
-                MSTORE(dst, m0, EXPAND(m0, LOAD(l0, in))); \
-                in += c0; \
-                continue; \
-            } \
-            for (int k = 0; k < nw; k++) { \
-                MASK m = (MASK) w->mask[k]; \
-                MSTORE(dst + W * k, m, EXPAND(m, LOAD((MASK) w->low[k], in))); \
-                in += w->count[k]; \
-            } \
-        } \
-    }
-WINDOW_KERNELS(16, __m128i, __mmask16, _mm_maskz_loadu_epi8, _mm_storeu_si128, _mm_mask_storeu_epi8,
-               _mm_maskz_compress_epi8, _mm_maskz_expand_epi8)
-WINDOW_KERNELS(32, __m256i, __mmask32, _mm256_maskz_loadu_epi8, _mm256_storeu_si256, _mm256_mask_storeu_epi8,
-               _mm256_maskz_compress_epi8, _mm256_maskz_expand_epi8)
-WINDOW_KERNELS(64, __m512i, __mmask64, _mm512_maskz_loadu_epi8, _mm512_storeu_si512, _mm512_mask_storeu_epi8,
-               _mm512_maskz_compress_epi8, _mm512_maskz_expand_epi8)
-
-static void window_pack(const MPID_Windows *w, char *out, char *src, MPI_Aint step, MPI_Count n)
-{
-    (w->width == 16 ? window_pack_16 : w->width == 32 ? window_pack_32 : window_pack_64)(w, out, src, step, n);
-}
-
-static void window_unpack(const MPID_Windows *w, char *in, char *dst, MPI_Aint step, MPI_Count n)
-{
-    (w->width == 16 ? window_unpack_16 : w->width == 32 ? window_unpack_32 : window_unpack_64)(w, in, dst, step, n);
 }
 
 /* ---- leaves ---- */
@@ -467,9 +151,9 @@ static void blocks(Ctx *c, const MPID_Loop *leaf, char *base, MPI_Aint stride, c
 {
     if (c->op == OP_PACK || c->op == OP_UNPACK) {
         if (offs)
-            (c->op == OP_PACK ? kernels->pack_blkidx : kernels->unpack_blkidx)(c->stream, base, offs, bs, n);
+            (c->op == OP_PACK ? MPID_Kernels->pack_blkidx : MPID_Kernels->unpack_blkidx)(c->stream, base, offs, bs, n);
         else
-            (c->op == OP_PACK ? pack_strided : unpack_strided)(c->stream, base, stride, bs, n);
+            (c->op == OP_PACK ? MPID_Pack_strided : MPID_Unpack_strided)(c->stream, base, stride, bs, n);
         c->stream += n * bs;
         return;
     }
@@ -525,7 +209,7 @@ static void indexed_leaf(const MPID_Loop *l, char *base, MPI_Count from, MPI_Cou
         stream += hi - from;
         b++;
     }
-    b = (pack ? kernels->pack_indexed : kernels->unpack_indexed)(&stream, base, off, pre, b, n, to);
+    b = (pack ? MPID_Kernels->pack_indexed : MPID_Kernels->unpack_indexed)(&stream, base, off, pre, b, n, to);
     if (b < n && pre[b] < to) {   /* it ends inside block b */
         char *typed = at(base, off[b]);
         if (pack)
@@ -555,9 +239,9 @@ static void elements(const MPID_Loop *child, MPI_Aint step, char *block, MPI_Cou
             if (from < e0 * cs)
                 walk(child, at_k(block, e0 - 1, step), from - (e0 - 1) * cs, cs, c);
             if (c->op == OP_PACK)
-                window_pack(w, c->stream, at_k(block, e0, step), step, e1 - e0);
+                MPID_Window_pack(w, c->stream, at_k(block, e0, step), step, e1 - e0);
             else
-                window_unpack(w, c->stream, at_k(block, e0, step), step, e1 - e0);
+                MPID_Window_unpack(w, c->stream, at_k(block, e0, step), step, e1 - e0);
             c->stream += (e1 - e0) * cs;
             if (to > e1 * cs)
                 walk(child, at_k(block, e1, step), 0, to - e1 * cs, c);
@@ -700,18 +384,6 @@ static void add_windows(MPID_Loop *l)
     }
 }
 
-static bool have_window_unit(void)
-{
-    static _Atomic int have = -1;   /* threads may race to fill it: they store the same value */
-    if (have < 0) {
-        __builtin_cpu_init();
-        have = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
-            && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi2")
-            && !getenv("LOOM_NO_WINDOWS");
-    }
-    return have;
-}
-
 /* ---- segments ---- */
 
 bool MPID_Datatype_one_run(MPID_Datatype *dt, MPI_Count count, MPI_Aint *offset)
@@ -732,7 +404,7 @@ const MPID_Loop *MPID_Datatype_loop(MPID_Datatype *dt, int *err)
         return loop;
     if ((*err = MPID_Dataloop_build(dt, &loop)))
         return NULL;
-    if (have_window_unit())
+    if (MPID_Have_window_unit())
         add_windows(loop);
     /* two threads may build at once: the first to publish wins */
     MPID_Loop *expected = NULL;

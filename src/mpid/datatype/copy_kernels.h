@@ -1,0 +1,111 @@
+/*
+ * The copy kernels of the segment processor (segment.c walks the dataloops and hands them runs of
+ * bytes and blocks): exact inline copies, strided and indexed block kernels in a baseline and an
+ * AVX2 set chosen once from the processor, and the AVX-512 "window" kernels that move small
+ * in-order elements (padded structs) whole.
+ */
+#ifndef COPY_KERNELS_H_INCLUDED
+#define COPY_KERNELS_H_INCLUDED
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include "mpi.h"
+
+/* A typed-buffer address. The base may be MPI_BOTTOM (NULL) with absolute displacements, so the
+ * arithmetic is done on integers, where C defines it. */
+static inline char *at(char *base, MPI_Aint off)
+{
+    return (char *) ((uintptr_t) base + (uintptr_t) off);
+}
+
+/* base + k * step, the same way (k elements of a possibly huge extent: no signed overflow). */
+static inline char *at_k(char *base, MPI_Count k, MPI_Aint step)
+{
+    return (char *) ((uintptr_t) base + (uintptr_t) k * (uintptr_t) step);
+}
+/* Unaligned vectors: the compiler uses the widest moves the function's target allows (two 16-byte
+ * moves for a V32 in the baseline build, one in the AVX2 kernels). */
+typedef char V16 __attribute__((vector_size(16), aligned(1), may_alias));
+typedef char V32 __attribute__((vector_size(32), aligned(1), may_alias));
+
+/* Blocks up to this size are copied inline; longer ones go to memcpy, which is faster there. */
+#define COPY_INLINE_MAX 2048
+
+/* Copies n bytes exactly: two overlapping moves cover any length up to twice the move size, so
+ * short runs cost a few instructions instead of a call to memcpy. Always inlined, so that each
+ * kernel set (see KERNEL_SET) gets it compiled for its own vector width. */
+static inline __attribute__((always_inline)) void copy_bytes(char *d, const char *s, MPI_Count n)
+{
+    if (n <= 16) {
+        if (n >= 8) {
+            uint64_t a, b;
+            memcpy(&a, s, 8);
+            memcpy(&b, s + n - 8, 8);
+            memcpy(d, &a, 8);
+            memcpy(d + n - 8, &b, 8);
+        } else if (n >= 4) {
+            uint32_t a, b;
+            memcpy(&a, s, 4);
+            memcpy(&b, s + n - 4, 4);
+            memcpy(d, &a, 4);
+            memcpy(d + n - 4, &b, 4);
+        } else if (n > 0) {
+            char a = s[0], b = s[n / 2], c = s[n - 1];
+            d[0] = a;
+            d[n / 2] = b;
+            d[n - 1] = c;
+        }
+    } else if (n <= 32) {
+        V16 a = *(const V16 *) s, b = *(const V16 *) (s + n - 16);
+        *(V16 *) d = a;
+        *(V16 *) (d + n - 16) = b;
+    } else if (n <= COPY_INLINE_MAX) {
+        /* 32-byte moves, the last one overlapping the one before; it is loaded first, so no load
+         * waits behind this copy's stores */
+        V32 last = *(const V32 *) (s + n - 32);
+        for (MPI_Count i = 0; i + 32 < n; i += 32)
+            *(V32 *) (d + i) = *(const V32 *) (s + i);
+        *(V32 *) (d + n - 32) = last;
+    } else {
+        memcpy(d, s, (size_t) n);
+    }
+}
+
+/* n blocks of bs bytes between the packed stream and the typed buffer: block i at typed + i * stride
+ * (strided) or at base + offs[i] (blkidx); and the full blocks [b, ...) of an indexed leaf that
+ * end by stream byte to, from *stream on (returns the first block left). */
+typedef struct {
+    void (*pack_strided)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
+    void (*unpack_strided)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
+    void (*pack_blkidx)(char *packed, char *base, const MPI_Aint *offs, MPI_Count bs, MPI_Count n);
+    void (*unpack_blkidx)(char *packed, char *base, const MPI_Aint *offs, MPI_Count bs, MPI_Count n);
+    MPI_Count (*pack_indexed)(char **stream, char *base, const MPI_Aint *off, const MPI_Count *pre, MPI_Count b,
+                              MPI_Count n, MPI_Count to);
+    MPI_Count (*unpack_indexed)(char **stream, char *base, const MPI_Aint *off, const MPI_Count *pre,
+                                MPI_Count b, MPI_Count n, MPI_Count to);
+} MPID_Kernel_set;
+extern const MPID_Kernel_set *MPID_Kernels;
+
+/* The strided kernels, with 8-byte blocks close together done two to a 16-byte move. */
+void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
+void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
+
+/* Windows: the byte masks of one small in-order element (built by segment.c's set_windows), and
+ * n such elements step bytes apart moved whole. Only where MPID_Have_window_unit(). */
+#define MAX_WINDOWS 4
+typedef struct MPID_Windows {
+    MPI_Aint start;                 /* first data byte, relative to the element's origin */
+    int n;                          /* windows per element */
+    int width;                      /* 16, 32 or 64 bytes: the narrowest vector that fits */
+    uint64_t mask[MAX_WINDOWS];     /* data bytes of window k */
+    uint64_t low[MAX_WINDOWS];      /* the low count[k] bits: where they sit packed */
+    int count[MAX_WINDOWS];
+    int tail;                       /* last elements of a range that need exact (masked) stores */
+} MPID_Windows;
+void MPID_Window_pack(const MPID_Windows *w, char *out, char *src, MPI_Aint step, MPI_Count n);
+void MPID_Window_unpack(const MPID_Windows *w, char *in, char *dst, MPI_Aint step, MPI_Count n);
+/* AVX-512 VBMI2 is there and LOOM_NO_WINDOWS is not set. */
+bool MPID_Have_window_unit(void);
+
+#endif
