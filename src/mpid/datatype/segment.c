@@ -447,8 +447,25 @@ static void set_top(MPID_Loop *top, const MPID_Loop *loop, MPID_Datatype *dt, MP
         }
         return;
     }
-    *top = (MPID_Loop) { .kind = MPID_LOOP_CONTIG, .depth = loop->depth + 1, .count = count, .size = size,
-                         .child = (MPID_Loop *) loop, .child_extent = dt->extent, .child_size = dt->size };
+    /* field by field: a compound literal zeroes the loop with a rep stos, tens of cycles on every
+     * message */
+    top->kind = MPID_LOOP_CONTIG;
+    top->depth = loop->depth + 1;
+    top->disp = 0;
+    top->count = count;
+    top->size = size;
+    top->child = (MPID_Loop *) loop;
+    top->children = NULL;
+    top->child_extent = dt->extent;
+    top->child_size = dt->size;
+    top->offsets = NULL;
+    top->prefix = NULL;
+    top->el_types = NULL;
+    top->windows = NULL;
+    top->blocklen = 0;
+    top->stride = 0;
+    top->el_type = MPI_DATATYPE_NULL;
+    top->el_size = 0;
 }
 
 static int segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_Datatype type, bool hold)
@@ -458,16 +475,20 @@ static int segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI
     const MPID_Loop *loop = MPID_Datatype_loop(dt, &err);
     if (!loop)
         return err;
-    memset(seg, 0, sizeof *seg);
     seg->buf = (char *) buf;
     seg->count = count;
     seg->type = dt;
+    seg->pos = 0;
+    seg->held = false;
     if ((err = stream_size(dt, count, &seg->size)))
         return err;
     seg->held = hold;
     if (hold)
         MPID_Datatype_add_ref(dt);
     set_top(&seg->top, loop, dt, count, seg->size);
+    /* the hints of the levels a walk reaches (loop depths 1..top.depth); the others are never read */
+    int levels = seg->top.depth + 1 < MPID_SEGMENT_HINTS ? seg->top.depth + 1 : MPID_SEGMENT_HINTS;
+    memset(seg->hints, 0, sizeof seg->hints[0] * (size_t) levels);
     return MPI_SUCCESS;
 }
 
