@@ -1,6 +1,7 @@
-noinst_HEADERS += src/include/mpir_coll.h src/mpi/coll/coll_util.h
+noinst_HEADERS += src/include/mpir_coll.h src/mpi/coll/coll_util.h src/mpi/coll/coll_sched.h
 libmpi_la_SOURCES += \
     src/mpi/coll/coll_util.c \
+    src/mpi/coll/coll_sched.c \
     src/mpi/coll/localcopy.c \
     src/mpi/coll/barrier.c \
     src/mpi/coll/bcast.c \

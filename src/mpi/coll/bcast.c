@@ -1,33 +1,29 @@
 /*
- * MPI_Bcast: a binomial tree rooted at root. With ranks renumbered so that the root is 0, rank r
- * receives from r minus its lowest set bit and then sends to r + 2^k for every 2^k below that bit;
- * the data reaches all ranks in ceil(log2 size) rounds, straight into the user's typed buffer.
+ * MPI_Bcast and MPI_Ibcast: a binomial tree rooted at root. With ranks renumbered so that the root
+ * is 0, rank r receives from r minus its lowest set bit and then sends to r + 2^k for every 2^k
+ * below that bit; the data reaches all ranks in ceil(log2 size) rounds, straight into the user's
+ * typed buffer. (A receive that fails, truncated because the counts differ, still passes on what
+ * it got, so that the ranks below report their own errors instead of waiting forever.)
  */
-#include "coll_util.h"
+#include "coll_sched.h"
 #include "mpir_impl_proto.h"
 
-static int bcast(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPIR_Comm *c)
+static void build(MPIR_Sched *s, void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPIR_Comm *c)
 {
-    int n = c->size, rel = (c->rank - root + n) % n, mask = 1, recv_err = MPI_SUCCESS, err = MPI_SUCCESS;
+    int n = c->size, rel = (c->rank - root + n) % n, mask = 1;
     for (; mask < n; mask <<= 1)
         if (rel & mask) {
-            recv_err = MPIR_Coll_recv(buffer, count, datatype, (c->rank - mask + n) % n, MPIR_TAG_BCAST, c);
+            MPIR_Sched_recv(s, buffer, count, datatype, (c->rank - mask + n) % n);
+            MPIR_Sched_barrier(s);
             break;
         }
-
-    /* a receive that failed (truncated: the counts differ) still passes on what it got, so that
-     * the ranks below report their own errors instead of waiting forever */
-    MPIR_Request *reqs[32] = { NULL };      /* one per bit of an int rank */
-    int nreq = 0;
-    for (mask >>= 1; mask > 0 && err == MPI_SUCCESS; mask >>= 1)
+    for (mask >>= 1; mask > 0; mask >>= 1)
         if (rel + mask < n)
-            err = MPIR_Coll_isend(buffer, count, datatype, (c->rank + mask) % n, MPIR_TAG_BCAST, c,
-                                  &reqs[nreq++]);
-    int werr = MPIR_Coll_waitall(nreq, reqs);
-    return recv_err ? recv_err : err ? err : werr;
+            MPIR_Sched_send(s, buffer, count, datatype, (c->rank + mask) % n);
 }
 
-int MPIR_Bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+static int bcast(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                 MPI_Request *request)
 {
     MPIR_Comm *c;
     int err = MPIR_Coll_comm(comm, &c);
@@ -35,7 +31,20 @@ int MPIR_Bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int ro
         err = MPIR_Coll_check_root(root, c);
     if (err == MPI_SUCCESS)
         err = MPIR_Coll_check_data("buffer", buffer, "count", count, "datatype", datatype, -1);
-    if (err || c->size == 1)
+    if (err || (c->size == 1 && !request))
         return err;
-    return bcast(buffer, count, datatype, root, c);
+    MPIR_Sched *s = MPIR_Sched_for(c, MPIR_TAG_BCAST, request);
+    build(s, buffer, count, datatype, root, c);
+    return MPIR_Sched_finish(s, request);
+}
+
+int MPIR_Bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast(buffer, count, datatype, root, comm, NULL);
+}
+
+int MPIR_Ibcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    return bcast(buffer, count, datatype, root, comm, request);
 }

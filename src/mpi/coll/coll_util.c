@@ -18,59 +18,6 @@ int MPIR_Coll_irecv(void *buf, MPI_Count count, MPI_Datatype type, int source, i
     return MPID_Irecv(buf, count, type, source, tag, comm, MPIR_CONTEXT_COLL_OFFSET, req);
 }
 
-/* The error a completed operation stored in its status, as a class with its message as reason. */
-static int status_error(int code)
-{
-    char msg[MPI_MAX_ERROR_STRING];
-    int len = 0, cls = MPI_ERR_OTHER;
-    PMPI_Error_class(code, &cls);
-    if (PMPI_Error_string(code, msg, &len) != MPI_SUCCESS)
-        snprintf(msg, sizeof msg, "error code %d", code);
-    return MPIR_Err(cls, "%s", msg);
-}
-
-int MPIR_Coll_waitall(int n, MPIR_Request **reqs)
-{
-    int err = MPI_SUCCESS;
-    for (int i = 0; i < n; i++) {
-        if (!reqs[i])
-            continue;
-        while (!MPIR_Request_is_complete(reqs[i]))
-            MPID_Progress_wait();
-        int code = reqs[i]->status.MPI_ERROR;
-        if (code != MPI_SUCCESS && err == MPI_SUCCESS)
-            err = status_error(code);
-        MPIR_Request_release(reqs[i]);
-        reqs[i] = NULL;
-    }
-    return err;
-}
-
-int MPIR_Coll_send(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPIR_Comm *comm)
-{
-    MPIR_Request *req = NULL;
-    int err = MPIR_Coll_isend(buf, count, type, dest, tag, comm, &req);
-    return err ? err : MPIR_Coll_waitall(1, &req);
-}
-
-int MPIR_Coll_recv(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPIR_Comm *comm)
-{
-    MPIR_Request *req = NULL;
-    int err = MPIR_Coll_irecv(buf, count, type, source, tag, comm, &req);
-    return err ? err : MPIR_Coll_waitall(1, &req);
-}
-
-int MPIR_Coll_sendrecv(const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest, void *rbuf,
-                       MPI_Count rcount, MPI_Datatype rtype, int source, int tag, MPIR_Comm *comm)
-{
-    MPIR_Request *reqs[2] = { NULL, NULL };
-    int err = MPIR_Coll_irecv(rbuf, rcount, rtype, source, tag, comm, &reqs[0]);
-    if (err == MPI_SUCCESS)
-        err = MPIR_Coll_isend(sbuf, scount, stype, dest, tag, comm, &reqs[1]);
-    int werr = MPIR_Coll_waitall(2, reqs);
-    return err ? err : werr;
-}
-
 /* ---- argument checks ---- */
 
 int MPIR_Coll_comm(MPI_Comm comm, MPIR_Comm **c)

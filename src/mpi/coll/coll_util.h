@@ -3,9 +3,10 @@
  * context, request waiting, argument checks, and temporary buffers.
  *
  * Every message of a collective travels on context_id + MPIR_CONTEXT_COLL_OFFSET, so it never
- * matches a user's receive. Collectives are blocking and every rank calls them in the same order,
- * so messages between two ranks pair up by order; the tag names the collective, so ranks that
- * call different collectives (an erroneous program) do not silently exchange data.
+ * matches a user's receive. Every rank calls the collectives in the same order, so messages between
+ * two ranks pair up by order; a blocking collective's tag names it, so ranks that call different
+ * collectives (an erroneous program) do not silently exchange data (nonblocking ones: coll_sched.h).
+ * The algorithms themselves are schedules (coll_sched.h).
  */
 #ifndef COLL_UTIL_H_INCLUDED
 #define COLL_UTIL_H_INCLUDED
@@ -23,14 +24,6 @@ int MPIR_Coll_isend(const void *buf, MPI_Count count, MPI_Datatype type, int des
                     MPIR_Request **req);
 int MPIR_Coll_irecv(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPIR_Comm *comm,
                     MPIR_Request **req);
-/* Waits for every non-NULL request of reqs, releases it and sets it to NULL. Returns the first
- * error: of the operation (truncation, type mismatch) or MPI_SUCCESS. */
-int MPIR_Coll_waitall(int n, MPIR_Request **reqs);
-
-int MPIR_Coll_send(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPIR_Comm *comm);
-int MPIR_Coll_recv(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPIR_Comm *comm);
-int MPIR_Coll_sendrecv(const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest, void *rbuf,
-                       MPI_Count rcount, MPI_Datatype rtype, int source, int tag, MPIR_Comm *comm);
 
 /* ---- argument checks (MPIR_Err reasons) ---- */
 
@@ -106,14 +99,5 @@ static inline char *MPIR_Blocks_addr(const MPIR_Blocks *b, int i)
         return MPIR_Coll_offset(b->buf, i * b->count * extent);
     return MPIR_Coll_offset(b->buf, b->byte_displs ? b->displs[i] : b->displs[i] * extent);
 }
-
-/* ---- algorithms other collectives build on (arguments already checked) ---- */
-
-/* MPI_Reduce of count elements (sendbuf MPI_IN_PLACE: the input is in recvbuf). */
-int MPIR_Coll_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op, int root,
-                     MPIR_Comm *c);
-/* MPI_Scatter(v) of the root's blocks (recvbuf MPI_IN_PLACE at the root: keep its block). */
-int MPIR_Coll_scatter(const MPIR_Blocks *send, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                      MPIR_Comm *c);
 
 #endif

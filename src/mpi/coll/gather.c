@@ -1,32 +1,26 @@
 /*
- * MPI_Gather and MPI_Gatherv: the root posts one receive per rank straight into its block of
+ * MPI_Gather, MPI_Gatherv and their nonblocking forms: the root posts one receive per rank straight into its block of
  * recvbuf and copies its own block locally; every other rank sends. (Linear: the root's receives
  * all proceed at once, and no rank stores data that is not its own.)
  */
-#include "coll_util.h"
+#include "coll_sched.h"
 #include "mpir_impl_proto.h"
 
-static int gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, const MPIR_Blocks *recv,
-                  int root, MPIR_Comm *c)
+static void build(MPIR_Sched *s, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                  const MPIR_Blocks *recv, int root, MPIR_Comm *c)
 {
-    if (c->rank != root)
-        return MPIR_Coll_send(sendbuf, sendcount, sendtype, root, MPIR_TAG_GATHER, c);
-
-    MPIR_Request **reqs = calloc((size_t) c->size, sizeof *reqs);
-    if (!reqs)
-        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory for %d requests", c->size);
-    int err = MPI_SUCCESS;
-    for (int i = 0; i < c->size && err == MPI_SUCCESS; i++) {
+    if (c->rank != root) {
+        MPIR_Sched_send(s, sendbuf, sendcount, sendtype, root);
+        return;
+    }
+    for (int i = 0; i < c->size; i++) {
         char *block = MPIR_Blocks_addr(recv, i);
         MPI_Count n = MPIR_Blocks_count(recv, i);
         if (i != root)
-            err = MPIR_Coll_irecv(block, n, recv->type, i, MPIR_TAG_GATHER, c, &reqs[i]);
+            MPIR_Sched_recv(s, block, n, recv->type, i);
         else if (sendbuf != MPI_IN_PLACE)
-            err = MPIR_Localcopy(sendbuf, sendcount, sendtype, block, n, recv->type);
+            MPIR_Sched_copy(s, sendbuf, sendcount, sendtype, block, n, recv->type);
     }
-    int werr = MPIR_Coll_waitall(c->size, reqs);
-    free(reqs);
-    return err ? err : werr;
 }
 
 static int check(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, const MPIR_Blocks *recv,
@@ -49,27 +43,51 @@ static int check(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
     return err;
 }
 
+/* v: MPI_Gatherv (recv has per-rank counts and displacements). */
+static int gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, const MPIR_Blocks *recv, bool v,
+                  int root, MPI_Comm comm, MPI_Request *request)
+{
+    MPIR_Comm *c;
+    int err = MPIR_Coll_comm(comm, &c);
+    if (err == MPI_SUCCESS && v && c->rank == root && !recv->counts)
+        err = MPIR_Err(MPI_ERR_ARG, "recvcounts is NULL at the root");
+    if (err == MPI_SUCCESS)
+        err = check(sendbuf, sendcount, sendtype, recv, root, c);
+    if (err)
+        return err;
+    MPIR_Sched *s = MPIR_Sched_for(c, MPIR_TAG_GATHER, request);
+    build(s, sendbuf, sendcount, sendtype, recv, root, c);
+    return MPIR_Sched_finish(s, request);
+}
+
 int MPIR_Gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                      MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    MPIR_Comm *c;
     MPIR_Blocks recv = { .buf = recvbuf, .count = recvcount, .type = recvtype };
-    int err = MPIR_Coll_comm(comm, &c);
-    if (err == MPI_SUCCESS)
-        err = check(sendbuf, sendcount, sendtype, &recv, root, c);
-    return err ? err : gather(sendbuf, sendcount, sendtype, &recv, root, c);
+    return gather(sendbuf, sendcount, sendtype, &recv, false, root, comm, NULL);
+}
+
+int MPIR_Igather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    MPIR_Blocks recv = { .buf = recvbuf, .count = recvcount, .type = recvtype };
+    return gather(sendbuf, sendcount, sendtype, &recv, false, root, comm, request);
 }
 
 int MPIR_Gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                       const MPI_Count *recvcounts, const MPI_Aint *displs, MPI_Datatype recvtype, int root,
                       MPI_Comm comm)
 {
-    MPIR_Comm *c;
-    MPIR_Blocks recv = { .buf = recvbuf, .counts = recvcounts, .displs = displs, .type = recvtype };
-    int err = MPIR_Coll_comm(comm, &c);
-    if (err == MPI_SUCCESS && c->rank == root && !recvcounts)
-        err = MPIR_Err(MPI_ERR_ARG, "recvcounts is NULL at the root");
-    if (err == MPI_SUCCESS)
-        err = check(sendbuf, sendcount, sendtype, &recv, root, c);
-    return err ? err : gather(sendbuf, sendcount, sendtype, &recv, root, c);
+    MPIR_Blocks recv = { .buf = recvbuf, .counts = recvcounts, .displs = displs,
+                         .type = recvtype };
+    return gather(sendbuf, sendcount, sendtype, &recv, true, root, comm, NULL);
+}
+
+int MPIR_Igatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       const MPI_Count *recvcounts, const MPI_Aint *displs, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Request *request)
+{
+    MPIR_Blocks recv = { .buf = recvbuf, .counts = recvcounts, .displs = displs,
+                         .type = recvtype };
+    return gather(sendbuf, sendcount, sendtype, &recv, true, root, comm, request);
 }

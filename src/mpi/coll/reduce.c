@@ -1,66 +1,53 @@
 /*
- * MPI_Reduce: a binomial tree. Rank r (renumbered from the tree's root) accumulates the values of
- * ranks [r, r + 2^k) for growing k: it receives the accumulation of [r + 2^k, r + 2^(k+1)) from
- * r + 2^k and combines "mine op theirs", until its lowest set bit sends the result to its parent.
+ * MPI_Reduce and MPI_Ireduce: a binomial tree. Rank r (renumbered from the tree's root)
+ * accumulates the values of ranks [r, r + 2^k) for growing k: it receives the accumulation of
+ * [r + 2^k, r + 2^(k+1)) from r + 2^k and combines "mine op theirs", until its lowest set bit sends
+ * the result to its parent.
  *
  * For a commutative operation the tree is rooted at root. A non-commutative one must combine in
  * rank order (v0 op v1 op ... op vn-1), which the renumbering would break: its tree is rooted at
  * rank 0, whose result then goes to root.
  */
-#include "coll_util.h"
+#include "coll_sched.h"
 #include "mpir_impl_proto.h"
 
-/* acc and tmp hold count elements of type each; acc starts with this rank's value. */
-static int tree(MPIR_Tmpbuf *acc, MPIR_Tmpbuf *tmp, MPI_Count count, MPI_Datatype type, MPI_Op op,
-                int tree_root, MPIR_Comm *c)
-{
-    int n = c->size, rel = (c->rank - tree_root + n) % n;
-    for (int mask = 1; mask < n; mask <<= 1) {
-        if (rel & mask)
-            return MPIR_Coll_send(acc->buf, count, type, (rel - mask + tree_root) % n, MPIR_TAG_REDUCE, c);
-        if (rel + mask >= n)
-            continue;
-        int err = MPIR_Coll_recv(tmp->buf, count, type, (rel + mask + tree_root) % n, MPIR_TAG_REDUCE, c);
-        if (err == MPI_SUCCESS)
-            err = MPIR_Op_apply(acc->buf, tmp->buf, count, type, op);     /* tmp = acc op tmp */
-        if (err)
-            return err;
-        MPIR_Tmpbuf_swap(acc, tmp);
-    }
-    return MPI_SUCCESS;
-}
-
-int MPIR_Coll_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op, int root,
-                     MPIR_Comm *c)
+void MPIR_Sched_add_reduce(MPIR_Sched *s, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
+                           MPI_Op op, int root, MPIR_Comm *c)
 {
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    if (c->size == 1)
-        return input == recvbuf ? MPI_SUCCESS : MPIR_Localcopy(input, count, type, recvbuf, count, type);
-
-    int tree_root = MPIR_Op_lookup(op)->commutative ? root : 0;
-    MPIR_Tmpbuf acc = { NULL, NULL }, tmp = { NULL, NULL };
-    int err = MPIR_Tmpbuf_alloc(&acc, count, type);
-    if (err == MPI_SUCCESS)
-        err = MPIR_Tmpbuf_alloc(&tmp, count, type);
-    if (err == MPI_SUCCESS)
-        err = MPIR_Localcopy(input, count, type, acc.buf, count, type);
-    if (err == MPI_SUCCESS)
-        err = tree(&acc, &tmp, count, type, op, tree_root, c);
-    if (err == MPI_SUCCESS && c->rank == tree_root) {
-        if (tree_root == root)
-            err = MPIR_Localcopy(acc.buf, count, type, recvbuf, count, type);
-        else
-            err = MPIR_Coll_send(acc.buf, count, type, root, MPIR_TAG_REDUCE, c);
-    } else if (err == MPI_SUCCESS && c->rank == root && tree_root != root) {
-        err = MPIR_Coll_recv(recvbuf, count, type, tree_root, MPIR_TAG_REDUCE, c);
+    if (c->size == 1) {
+        if (input != recvbuf)
+            MPIR_Sched_copy(s, input, count, type, recvbuf, count, type);
+        return;
     }
-    free(acc.base);
-    free(tmp.base);
-    return err;
+    int n = c->size, tree_root = MPIR_Op_lookup(op)->commutative ? root : 0;
+    int rel = (c->rank - tree_root + n) % n;
+    void *acc = MPIR_Sched_tmpbuf(s, count, type), *tmp = MPIR_Sched_tmpbuf(s, count, type);
+    MPIR_Sched_copy(s, input, count, type, acc, count, type);
+    bool sent = false;
+    for (int mask = 1; mask < n && !sent; mask <<= 1) {
+        if (rel & mask) {
+            MPIR_Sched_send(s, acc, count, type, (rel - mask + tree_root) % n);
+            sent = true;
+        } else if (rel + mask < n) {
+            MPIR_Sched_recv(s, tmp, count, type, (rel + mask + tree_root) % n);
+            MPIR_Sched_barrier(s);
+            MPIR_Sched_reduce(s, acc, tmp, count, type, op);     /* tmp = acc op tmp: the new acc */
+            void *t = acc;
+            acc = tmp;
+            tmp = t;
+        }
+    }
+    if (!sent && tree_root == root)
+        MPIR_Sched_copy(s, acc, count, type, recvbuf, count, type);
+    else if (!sent)
+        MPIR_Sched_send(s, acc, count, type, root);
+    else if (c->rank == root)
+        MPIR_Sched_recv(s, recvbuf, count, type, tree_root);
 }
 
-int MPIR_Reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                     int root, MPI_Comm comm)
+static int reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
+                  MPI_Comm comm, MPI_Request *request)
 {
     MPIR_Comm *c;
     int err = MPIR_Coll_comm(comm, &c);
@@ -79,7 +66,22 @@ int MPIR_Reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
         err = MPIR_Coll_check_alias(sendbuf, count, recvbuf, count);
     if (err == MPI_SUCCESS)
         err = MPIR_Op_check(op, datatype);
-    if (err || count == 0)
+    if (err || (count == 0 && !request))
         return err;
-    return MPIR_Coll_reduce(sendbuf, recvbuf, count, datatype, op, root, c);
+    MPIR_Sched *s = MPIR_Sched_for(c, MPIR_TAG_REDUCE, request);
+    if (count > 0)
+        MPIR_Sched_add_reduce(s, sendbuf, recvbuf, count, datatype, op, root, c);
+    return MPIR_Sched_finish(s, request);
+}
+
+int MPIR_Reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                     int root, MPI_Comm comm)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
+}
+
+int MPIR_Ireduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                      int root, MPI_Comm comm, MPI_Request *request)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }

@@ -1,26 +1,21 @@
 /*
- * MPI_Reduce_scatter_block and MPI_Reduce_scatter: a reduction of the whole vector to rank 0
+ * MPI_Reduce_scatter_block, MPI_Reduce_scatter and their nonblocking forms: a reduction of the whole vector to rank 0
  * (binomial, in rank order: see reduce.c), then a scatter of its blocks. With MPI_IN_PLACE the
  * input is the whole vector in recvbuf, and the result replaces its first block.
  */
-#include "coll_util.h"
+#include "coll_sched.h"
 #include "mpir_impl_proto.h"
 
-static int reduce_scatter(const void *sendbuf, void *recvbuf, const MPIR_Blocks *blocks, MPI_Count total,
-                          MPI_Op op, MPIR_Comm *c)
+static void build(MPIR_Sched *s, const void *sendbuf, void *recvbuf, const MPIR_Blocks *blocks, MPI_Count total,
+                  MPI_Op op, MPIR_Comm *c)
 {
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    MPIR_Tmpbuf all = { NULL, NULL };
-    int err = c->rank == 0 ? MPIR_Tmpbuf_alloc(&all, total, blocks->type) : MPI_SUCCESS;
-    if (err == MPI_SUCCESS)
-        err = MPIR_Coll_reduce(input, all.buf, total, blocks->type, op, 0, c);
-    if (err == MPI_SUCCESS) {
-        MPIR_Blocks from = *blocks;
-        from.buf = all.buf;
-        err = MPIR_Coll_scatter(&from, recvbuf, MPIR_Blocks_count(blocks, c->rank), blocks->type, 0, c);
-    }
-    free(all.base);
-    return err;
+    void *all = c->rank == 0 ? MPIR_Sched_tmpbuf(s, total, blocks->type) : NULL;
+    MPIR_Sched_add_reduce(s, input, all, total, blocks->type, op, 0, c);
+    MPIR_Sched_barrier(s);
+    MPIR_Blocks from = *blocks;
+    from.buf = all;
+    MPIR_Sched_add_scatter(s, &from, recvbuf, MPIR_Blocks_count(blocks, c->rank), blocks->type, 0, c);
 }
 
 static int check(const void *sendbuf, void *recvbuf, MPI_Count total, MPI_Count mine, MPI_Datatype type, MPI_Op op)
@@ -38,45 +33,69 @@ static int check(const void *sendbuf, void *recvbuf, MPI_Count total, MPI_Count 
     return err;
 }
 
-int MPIR_Reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
-                                   MPI_Op op, MPI_Comm comm)
+/* blocks: a uniform layout, or per-rank counts (displacements are computed here). */
+static int reduce_scatter(const void *sendbuf, void *recvbuf, const MPIR_Blocks *blocks, MPI_Op op, MPI_Comm comm,
+                          MPI_Request *request)
 {
     MPIR_Comm *c;
     int err = MPIR_Coll_comm(comm, &c);
     if (err)
         return err;
-    MPI_Count total = recvcount * c->size;
+    MPI_Datatype type = blocks->type;
+    MPIR_Blocks layout = *blocks;
+    MPI_Aint *displs = NULL;
+    MPI_Count total = blocks->count * c->size;
+    if (blocks->counts) {
+        if (!(displs = malloc((size_t) c->size * sizeof *displs)))
+            return MPIR_Err(MPI_ERR_NO_MEM, "out of memory for %d displacements", c->size);
+        total = 0;
+        for (int i = 0; i < c->size && err == MPI_SUCCESS; i++) {
+            err = MPIR_Coll_check_data("recvbuf", recvbuf, "recvcounts", blocks->counts[i], "datatype", type, i);
+            displs[i] = total;
+            total += blocks->counts[i];
+        }
+        layout.displs = displs;
+    }
+    if (err == MPI_SUCCESS)
+        err = check(sendbuf, recvbuf, total, MPIR_Blocks_count(blocks, c->rank), type, op);
+    if (err == MPI_SUCCESS && (total > 0 || request)) {
+        MPIR_Sched *s = MPIR_Sched_for(c, MPIR_TAG_REDUCE, request);
+        if (total > 0)
+            build(s, sendbuf, recvbuf, &layout, total, op, c);
+        err = MPIR_Sched_finish(s, request);
+    }
+    free(displs);
+    return err;
+}
+
+int MPIR_Reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                                   MPI_Op op, MPI_Comm comm)
+{
     MPIR_Blocks blocks = { .count = recvcount, .type = datatype };
-    err = check(sendbuf, recvbuf, total, recvcount, datatype, op);
-    if (err || total == 0)
-        return err;
-    return reduce_scatter(sendbuf, recvbuf, &blocks, total, op, c);
+    return reduce_scatter(sendbuf, recvbuf, &blocks, op, comm, NULL);
+}
+
+int MPIR_Ireduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    MPIR_Blocks blocks = { .count = recvcount, .type = datatype };
+    return reduce_scatter(sendbuf, recvbuf, &blocks, op, comm, request);
 }
 
 int MPIR_Reduce_scatter_impl(const void *sendbuf, void *recvbuf, const MPI_Count *recvcounts, MPI_Datatype datatype,
                              MPI_Op op, MPI_Comm comm)
 {
-    MPIR_Comm *c;
-    int err = MPIR_Coll_comm(comm, &c);
-    if (err)
-        return err;
     if (!recvcounts)
         return MPIR_Err(MPI_ERR_ARG, "recvcounts is NULL");
-    MPI_Aint *displs = malloc((size_t) c->size * sizeof *displs);
-    if (!displs)
-        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory for %d displacements", c->size);
-    MPI_Count total = 0;
-    for (int i = 0; i < c->size && err == MPI_SUCCESS; i++) {
-        err = MPIR_Coll_check_data("recvbuf", recvbuf, "recvcounts", recvcounts[i], "datatype", datatype, i);
-        displs[i] = total;
-        total += recvcounts[i];
-    }
-    if (err == MPI_SUCCESS)
-        err = check(sendbuf, recvbuf, total, recvcounts[c->rank], datatype, op);
-    if (err == MPI_SUCCESS && total > 0) {
-        MPIR_Blocks blocks = { .counts = recvcounts, .displs = displs, .type = datatype };
-        err = reduce_scatter(sendbuf, recvbuf, &blocks, total, op, c);
-    }
-    free(displs);
-    return err;
+    MPIR_Blocks blocks = { .counts = recvcounts, .type = datatype };
+    return reduce_scatter(sendbuf, recvbuf, &blocks, op, comm, NULL);
+}
+
+int MPIR_Ireduce_scatter_impl(const void *sendbuf, void *recvbuf, const MPI_Count *recvcounts, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    if (!recvcounts)
+        return MPIR_Err(MPI_ERR_ARG, "recvcounts is NULL");
+    MPIR_Blocks blocks = { .counts = recvcounts, .type = datatype };
+    return reduce_scatter(sendbuf, recvbuf, &blocks, op, comm, request);
 }

@@ -1,31 +1,25 @@
 /*
- * MPI_Scatter and MPI_Scatterv: the root sends every rank its block straight from sendbuf and
+ * MPI_Scatter, MPI_Scatterv and their nonblocking forms: the root sends every rank its block straight from sendbuf and
  * copies its own block locally; every other rank receives (linear, the mirror of gather.c).
  */
-#include "coll_util.h"
+#include "coll_sched.h"
 #include "mpir_impl_proto.h"
 
-int MPIR_Coll_scatter(const MPIR_Blocks *send, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                      MPIR_Comm *c)
+void MPIR_Sched_add_scatter(MPIR_Sched *s, const MPIR_Blocks *send, void *recvbuf, MPI_Count recvcount,
+                            MPI_Datatype recvtype, int root, MPIR_Comm *c)
 {
-    if (c->rank != root)
-        return MPIR_Coll_recv(recvbuf, recvcount, recvtype, root, MPIR_TAG_SCATTER, c);
-
-    MPIR_Request **reqs = calloc((size_t) c->size, sizeof *reqs);
-    if (!reqs)
-        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory for %d requests", c->size);
-    int err = MPI_SUCCESS;
-    for (int i = 0; i < c->size && err == MPI_SUCCESS; i++) {
+    if (c->rank != root) {
+        MPIR_Sched_recv(s, recvbuf, recvcount, recvtype, root);
+        return;
+    }
+    for (int i = 0; i < c->size; i++) {
         const char *block = MPIR_Blocks_addr(send, i);
         MPI_Count n = MPIR_Blocks_count(send, i);
         if (i != root)
-            err = MPIR_Coll_isend(block, n, send->type, i, MPIR_TAG_SCATTER, c, &reqs[i]);
+            MPIR_Sched_send(s, block, n, send->type, i);
         else if (recvbuf != MPI_IN_PLACE)
-            err = MPIR_Localcopy(block, n, send->type, recvbuf, recvcount, recvtype);
+            MPIR_Sched_copy(s, block, n, send->type, recvbuf, recvcount, recvtype);
     }
-    int werr = MPIR_Coll_waitall(c->size, reqs);
-    free(reqs);
-    return err ? err : werr;
 }
 
 static int check(const MPIR_Blocks *send, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
@@ -48,27 +42,49 @@ static int check(const MPIR_Blocks *send, void *recvbuf, MPI_Count recvcount, MP
     return err;
 }
 
+/* v: MPI_Scatterv (send has per-rank counts and displacements). */
+static int scatter(const MPIR_Blocks *send, bool v, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request)
+{
+    MPIR_Comm *c;
+    int err = MPIR_Coll_comm(comm, &c);
+    if (err == MPI_SUCCESS && v && c->rank == root && !send->counts)
+        err = MPIR_Err(MPI_ERR_ARG, "sendcounts is NULL at the root");
+    if (err == MPI_SUCCESS)
+        err = check(send, recvbuf, recvcount, recvtype, root, c);
+    if (err)
+        return err;
+    MPIR_Sched *s = MPIR_Sched_for(c, MPIR_TAG_SCATTER, request);
+    MPIR_Sched_add_scatter(s, send, recvbuf, recvcount, recvtype, root, c);
+    return MPIR_Sched_finish(s, request);
+}
+
 int MPIR_Scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                       MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    MPIR_Comm *c;
     MPIR_Blocks send = { .buf = sendbuf, .count = sendcount, .type = sendtype };
-    int err = MPIR_Coll_comm(comm, &c);
-    if (err == MPI_SUCCESS)
-        err = check(&send, recvbuf, recvcount, recvtype, root, c);
-    return err ? err : MPIR_Coll_scatter(&send, recvbuf, recvcount, recvtype, root, c);
+    return scatter(&send, false, recvbuf, recvcount, recvtype, root, comm, NULL);
+}
+
+int MPIR_Iscatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    MPIR_Blocks send = { .buf = sendbuf, .count = sendcount, .type = sendtype };
+    return scatter(&send, false, recvbuf, recvcount, recvtype, root, comm, request);
 }
 
 int MPIR_Scatterv_impl(const void *sendbuf, const MPI_Count *sendcounts, const MPI_Aint *displs,
                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                        MPI_Comm comm)
 {
-    MPIR_Comm *c;
     MPIR_Blocks send = { .buf = sendbuf, .counts = sendcounts, .displs = displs, .type = sendtype };
-    int err = MPIR_Coll_comm(comm, &c);
-    if (err == MPI_SUCCESS && c->rank == root && !sendcounts)
-        err = MPIR_Err(MPI_ERR_ARG, "sendcounts is NULL at the root");
-    if (err == MPI_SUCCESS)
-        err = check(&send, recvbuf, recvcount, recvtype, root, c);
-    return err ? err : MPIR_Coll_scatter(&send, recvbuf, recvcount, recvtype, root, c);
+    return scatter(&send, true, recvbuf, recvcount, recvtype, root, comm, NULL);
+}
+
+int MPIR_Iscatterv_impl(const void *sendbuf, const MPI_Count *sendcounts, const MPI_Aint *displs,
+                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Request *request)
+{
+    MPIR_Blocks send = { .buf = sendbuf, .counts = sendcounts, .displs = displs, .type = sendtype };
+    return scatter(&send, true, recvbuf, recvcount, recvtype, root, comm, request);
 }

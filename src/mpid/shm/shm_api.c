@@ -212,11 +212,25 @@ void MPID_Request_free(MPIR_Request *req)
         MPIR_Request_release(req);
 }
 
+bool (*_Atomic MPID_Progress_hook)(void);
+bool (*_Atomic MPID_Progress_comm_hook)(void);
+
+/* The MPI layer's own progress (nonblocking collectives, then nonblocking communicator
+ * creations), when it has any. */
+static bool progress_hook(void)
+{
+    bool (*hook)(void) = atomic_load_explicit(&MPID_Progress_hook, memory_order_acquire);
+    bool (*comm_hook)(void) = atomic_load_explicit(&MPID_Progress_comm_hook, memory_order_acquire);
+    bool did = hook && hook();
+    return (comm_hook && comm_hook()) || did;
+}
+
 void MPID_Progress_test(void)
 {
     shm_lock();
     shm_progress();
     shm_unlock();
+    progress_hook();
 }
 
 void MPID_Progress_wait(void)
@@ -225,6 +239,7 @@ void MPID_Progress_wait(void)
     shm_lock();
     bool did = shm_progress();
     shm_unlock();
+    did |= progress_hook();
     if (!did)
         shm_wait(seen);
 }
