@@ -12,6 +12,7 @@
 #ifndef MPIR_ERR_H_INCLUDED
 #define MPIR_ERR_H_INCLUDED
 
+#include <stdbool.h>
 #include "mpi.h"
 
 #define MPIR_ERR_CLASS_MASK 0x7f
@@ -30,6 +31,10 @@ int MPIR_Err_return(MPI_Comm comm, int errclass, const char *call_fmt, ...) __at
 int MPIR_Err_code(int errclass, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Standard text of an error class. */
 const char *MPIR_Err_class_string(int errclass);
+/* Whether code is an error code or class MPI_Error_class accepts (the library's or the user's). */
+bool MPIR_Err_code_is_valid(int code);
+/* The largest error code or class in use: the value of the MPI_LASTUSEDCODE attribute. */
+int MPIR_Err_last_used_code(void);
 
 /* The reason for a datatype argument that is not a usable handle (index >= 0: an array element). */
 static inline int MPIR_Err_datatype(const char *arg, MPI_Datatype type, long long index)

@@ -3,7 +3,7 @@
  *
  * Files: comm_object.c (pool, builtins, references, finalize), comm_context.c (agreeing on context
  * ids), comm_p2p.c (the library's own messages on a communicator's collective context),
- * comm_create.c (dup, split, create, free), comm_inter.c (intercommunicators), comm_query.c,
+ * comm_create.c (dup, split, create, free), comm_idup.c (nonblocking dup), comm_inter.c (intercommunicators), comm_query.c,
  * comm_name.c, comm_attr.c.
  */
 #ifndef MPIR_COMM_INTERNAL_H_INCLUDED
@@ -67,6 +67,25 @@ int MPIR_Context_alloc_group(MPIR_Comm *parent, const MPIR_Group *group, int tag
 /* Returns an id this process allocated. */
 void MPIR_Context_free(int id);
 
+/* An agreement in steps, for callers that combine the offers themselves (nonblocking creations):
+ * begin; then rounds of offer (this process's offer into buf), a bitwise AND of buf over every
+ * participant by the caller, and claim, until claim returns anything but MPIR_CONTEXT_RETRY
+ * (MPI_SUCCESS with ids[0..n) ascending, or an error class); then end. prio orders competing
+ * agreements and is the same in every participant (MPIR_Context_priority). */
+#define MPIR_CONTEXT_BUF_WORDS (MPIR_CONTEXT_MAX / 64 + 1)
+#define MPIR_CONTEXT_RETRY (-1)
+typedef struct {
+    long long prio;
+    int round;
+    bool nonblocking, registered, owner;
+} MPIR_Context_agreement;
+int MPIR_Context_agree_begin(MPIR_Context_agreement *a, long long prio, bool nonblocking);
+void MPIR_Context_agree_offer(MPIR_Context_agreement *a, unsigned *buf);
+int MPIR_Context_agree_claim(MPIR_Context_agreement *a, const unsigned *buf, int n, int *ids);
+void MPIR_Context_agree_end(MPIR_Context_agreement *a);
+/* The priority of an agreement over comm (or a group of it) tagged tag. */
+long long MPIR_Context_priority(const MPIR_Comm *comm, int tag);
+
 /* ---- the library's own messages (comm_p2p.c) ---- */
 
 /* Internal messages travel on a communicator's collective context with tags above MPI_TAG_UB
@@ -76,6 +95,10 @@ void MPIR_Context_free(int id);
 #define MPIR_TAG_USER(t) ((1 << 30) | (t))
 #define MPIR_TAG_CONTEXT MPIR_TAG_USER(0x3fffffff)      /* context id agreement across groups */
 #define MPIR_TAG_LEADERS MPIR_TAG_USER(0x3ffffffe)      /* leaders' exchanges on an intercommunicator */
+/* A nonblocking creation (MPI_Comm_idup) takes the next number of the communicator's nonblocking
+ * sequence (nbc_seq, as every nonblocking collective does) and tags its messages with it, between
+ * the schedule engine's tags (below 2^25, src/mpi/coll/coll_sched.c) and MPIR_TAG_USER. */
+#define MPIR_TAG_IDUP(seq) ((1 << 29) | (int) ((seq) & 0xffffffu))
 
 /* Blocking exchange with one peer (a rank of the group comm addresses): sends sendcount elements
  * of the predefined type, then receives recvcount; either count may be 0 to skip that half. */

@@ -29,7 +29,7 @@ void MPIR_Comm_attr_init(void)
     predefined_value[MPI_IO - MPI_TAG_UB] = MPI_ANY_SOURCE;           /* every process can do I/O */
     predefined_value[MPI_WTIME_IS_GLOBAL - MPI_TAG_UB] = 0;           /* each process's clock is its own */
     predefined_value[MPI_UNIVERSE_SIZE - MPI_TAG_UB] = MPIR_Process.world_size;   /* nothing is spawned */
-    predefined_value[MPI_LASTUSEDCODE - MPI_TAG_UB] = MPIR_ERR_LASTCLASS;   /* no user error classes */
+    predefined_value[MPI_LASTUSEDCODE - MPI_TAG_UB] = MPI_ERR_LASTCODE;     /* updated by get */
     predefined_value[MPI_APPNUM - MPI_TAG_UB] = 0;                    /* one executable per job */
 }
 
@@ -66,6 +66,8 @@ int MPIR_Comm_set_attr_impl(MPI_Comm comm, int comm_keyval, void *attribute_val)
 int MPIR_Comm_get_attr_impl(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
 {
     if (is_predefined(comm_keyval)) {
+        if (comm_keyval == MPI_LASTUSEDCODE)    /* grows with MPI_Add_error_class/code */
+            predefined_value[MPI_LASTUSEDCODE - MPI_TAG_UB] = MPIR_Err_last_used_code();
         *(void **) attribute_val = &predefined_value[comm_keyval - MPI_TAG_UB];
         *flag = 1;
         return MPI_SUCCESS;

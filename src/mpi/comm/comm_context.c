@@ -14,19 +14,30 @@
  * to the waiting round with the smallest priority (from its communicator's context id): that round
  * eventually holds the mask in every process at once and succeeds. A process with one thread is
  * always the owner and agrees in one round.
+ *
+ * Nonblocking creations (MPI_Comm_idup, comm_idup.c) run the same rounds in steps, from the
+ * progress engine. A round that holds the mask must not wait for processes that have not joined
+ * the creation yet: they may be blocked in another creation that needs this process's mask (MPI
+ * lets a process start an idup, then a blocking dup, while another does them in the other order).
+ * So a nonblocking agreement's first round always offers zeros (it only finds out that everyone
+ * has joined), and only then does it compete for the mask; and a blocking agreement's first round
+ * offers zeros too while nonblocking ones are in flight in its process, since one of them may be
+ * what another participant waits on before joining.
  */
 #include <sched.h>
 #include "comm.h"
 
 #define NBITS (MPIR_CONTEXT_MAX / 2)
 #define NWORDS (NBITS / 32)
-#define MAX_WAITERS 64
+_Static_assert(NWORDS + 1 == MPIR_CONTEXT_BUF_WORDS, "comm.h: mask words");
+#define MAX_WAITERS 1024        /* agreements in flight in one process: threads, and idups not yet waited for */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned free_mask[NWORDS];
 static bool mask_busy;
-static long long waiters[MAX_WAITERS];   /* priorities of the rounds in progress in this process */
+static long long waiters[MAX_WAITERS];   /* priorities of the rounds competing for the mask */
 static int nwaiters;
+static int nonblocking_active;          /* nonblocking agreements begun and not ended */
 
 void MPIR_Context_init(void)
 {
@@ -65,58 +76,98 @@ static void unregister_locked(long long prio)
         }
 }
 
+static int register_locked(long long prio)
+{
+    if (nwaiters == MAX_WAITERS)
+        return MPIR_Err(MPI_ERR_OTHER, "too many communicators being created at once in one process");
+    waiters[nwaiters++] = prio;
+    return MPI_SUCCESS;
+}
+
+int MPIR_Context_agree_begin(MPIR_Context_agreement *a, long long prio, bool nonblocking)
+{
+    *a = (MPIR_Context_agreement) { .prio = prio, .nonblocking = nonblocking };
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&lock);
+    if (nonblocking)
+        nonblocking_active++;       /* it competes for the mask after its first round */
+    else if ((err = register_locked(prio)) == MPI_SUCCESS)
+        a->registered = true;
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
+void MPIR_Context_agree_offer(MPIR_Context_agreement *a, unsigned *buf)
+{
+    pthread_mutex_lock(&lock);
+    bool first_zeros = a->round == 0 && (a->nonblocking || nonblocking_active > 0);
+    a->owner = a->registered && !first_zeros && !mask_busy && lowest_waiter_locked(a->prio);
+    if (a->owner) {
+        mask_busy = true;
+        memcpy(buf, free_mask, sizeof free_mask);
+    } else {
+        memset(buf, 0, sizeof free_mask);
+    }
+    buf[NWORDS] = a->owner;
+    pthread_mutex_unlock(&lock);
+}
+
+int MPIR_Context_agree_claim(MPIR_Context_agreement *a, const unsigned *buf, int n, int *ids)
+{
+    int found = 0, err = MPI_SUCCESS;
+    for (int w = 0; w < NWORDS && found < n; w++)
+        for (unsigned bits = buf[w]; bits && found < n; bits &= bits - 1)
+            ids[found++] = 2 * (32 * w + __builtin_ctz(bits));
+    pthread_mutex_lock(&lock);
+    if (found == n)
+        for (int i = 0; i < n; i++)
+            free_mask[ids[i] / 64] &= ~(1u << (ids[i] / 2 % 32));
+    if (a->owner)
+        mask_busy = false;
+    a->owner = false;
+    a->round++;
+    if (found < n && !a->registered && a->nonblocking) {
+        err = register_locked(a->prio);     /* everyone has joined: now compete for the mask */
+        a->registered = err == MPI_SUCCESS;
+    }
+    pthread_mutex_unlock(&lock);
+    if (err || found == n)
+        return err;
+    if (buf[NWORDS])        /* everyone offered its mask: there really are not n common ids */
+        return MPIR_Err(MPI_ERR_OTHER, "out of context ids: too many communicators exist (at most %d)", NBITS - 2);
+    return MPIR_CONTEXT_RETRY;
+}
+
+void MPIR_Context_agree_end(MPIR_Context_agreement *a)
+{
+    pthread_mutex_lock(&lock);
+    if (a->owner)
+        mask_busy = false;
+    if (a->registered)
+        unregister_locked(a->prio);
+    if (a->nonblocking)
+        nonblocking_active--;
+    pthread_mutex_unlock(&lock);
+}
+
+/* A blocking agreement: rounds until one succeeds or fails. */
 static int agree(long long prio, int n, int *ids, reduce_fn *reduce, void *arg)
 {
-    unsigned buf[NWORDS + 1];
-    pthread_mutex_lock(&lock);
-    if (nwaiters == MAX_WAITERS) {
-        pthread_mutex_unlock(&lock);
-        return MPIR_Err(MPI_ERR_OTHER, "too many threads creating communicators at once");
-    }
-    waiters[nwaiters++] = prio;
-    pthread_mutex_unlock(&lock);
-
-    int err = MPI_SUCCESS;
-    for (;;) {
-        /* 1. Offer the mask if this round may have it, else zeros. */
-        pthread_mutex_lock(&lock);
-        bool owner = !mask_busy && lowest_waiter_locked(prio);
-        if (owner) {
-            mask_busy = true;
-            memcpy(buf, free_mask, sizeof free_mask);
-        } else {
-            memset(buf, 0, sizeof free_mask);
-        }
-        buf[NWORDS] = owner;
-        pthread_mutex_unlock(&lock);
-
-        /* 2. Combine; every participant sees the same result, so all take the same branch below. */
-        err = reduce(buf, NWORDS + 1, arg);
-
-        /* 3. Claim the n lowest common ids, if there are n. */
-        int found = 0;
-        for (int w = 0; w < NWORDS && found < n && err == MPI_SUCCESS; w++)
-            for (unsigned bits = buf[w]; bits && found < n; bits &= bits - 1)
-                ids[found++] = 2 * (32 * w + __builtin_ctz(bits));
-        pthread_mutex_lock(&lock);
-        if (err == MPI_SUCCESS && found == n)
-            for (int i = 0; i < n; i++)
-                free_mask[ids[i] / 64] &= ~(1u << (ids[i] / 2 % 32));
-        if (owner)
-            mask_busy = false;
-        pthread_mutex_unlock(&lock);
-        if (err != MPI_SUCCESS || found == n)
+    unsigned buf[MPIR_CONTEXT_BUF_WORDS];
+    MPIR_Context_agreement a;
+    int err = MPIR_Context_agree_begin(&a, prio, false);
+    while (err == MPI_SUCCESS) {
+        MPIR_Context_agree_offer(&a, buf);
+        /* every participant sees the same result, so all take the same branch below */
+        err = reduce(buf, MPIR_CONTEXT_BUF_WORDS, arg);
+        if (err == MPI_SUCCESS)
+            err = MPIR_Context_agree_claim(&a, buf, n, ids);
+        if (err != MPIR_CONTEXT_RETRY)
             break;
-        if (buf[NWORDS]) {      /* everyone offered its mask: there really are not n common ids */
-            err = MPIR_Err(MPI_ERR_OTHER, "out of context ids: too many communicators exist (at most %d)",
-                           NBITS - 2);
-            break;
-        }
+        err = MPI_SUCCESS;
         sched_yield();
     }
-    pthread_mutex_lock(&lock);
-    unregister_locked(prio);
-    pthread_mutex_unlock(&lock);
+    MPIR_Context_agree_end(&a);
     return err;
 }
 
@@ -198,7 +249,7 @@ static int reduce_group(unsigned *buf, int n, void *arg)
 /* A round's priority, the same in every process of the round: lower context ids first (of an
  * intercommunicator, the lower of its two, which both groups know), then lower tags
  * (MPI_Comm_create_group). */
-static long long priority(const MPIR_Comm *comm, int tag)
+long long MPIR_Context_priority(const MPIR_Comm *comm, int tag)
 {
     int low = comm->context_id < comm->recv_context_id ? comm->context_id : comm->recv_context_id;
     return (long long) (2 * low + comm->is_inter) << 32 | (unsigned) tag;
@@ -207,12 +258,12 @@ static long long priority(const MPIR_Comm *comm, int tag)
 int MPIR_Context_alloc(MPIR_Comm *comm, int n, int *ids)
 {
     if (comm->is_inter)
-        return agree(priority(comm, 0), n, ids, reduce_inter, comm);
-    return agree(priority(comm, 0), n, ids, reduce_intra, comm);
+        return agree(MPIR_Context_priority(comm, 0), n, ids, reduce_inter, comm);
+    return agree(MPIR_Context_priority(comm, 0), n, ids, reduce_intra, comm);
 }
 
 int MPIR_Context_alloc_group(MPIR_Comm *parent, const MPIR_Group *group, int tag, int n, int *ids)
 {
     struct group_round g = { parent, group, MPIR_TAG_USER(tag) };
-    return agree(priority(parent, tag + 1), n, ids, reduce_group, &g);
+    return agree(MPIR_Context_priority(parent, tag + 1), n, ids, reduce_group, &g);
 }

@@ -1,13 +1,15 @@
 /*
  * Making and freeing communicators: MPI_Comm_dup (and _with_info), MPI_Comm_split (and _type),
- * MPI_Comm_create, MPI_Comm_create_group, MPI_Comm_free.
+ * MPI_Comm_create, MPI_Comm_create_group, MPI_Comm_free (MPI_Comm_idup: comm_idup.c).
  *
  * Split is the general case: every process brings (color, key), the values of the group are
  * gathered (an MPI_Allreduce with MPI_SUM in which each process fills its own slot: the only
  * collective this module needs), and each process picks the members of its color ordered by key.
- * MPI_Comm_create is a split with color "in the group or not" and key "rank in the group". On an
- * intercommunicator the two groups also swap their tables through their leaders, and the result
- * joins the members of one color on both sides.
+ * MPI_Comm_create is a split with key "rank in the group" and a color naming the group: on an
+ * intracommunicator each process may bring a different group as long as the groups are disjoint
+ * (MPI 4.1), so a group's color is the world rank of its first member. On an intercommunicator the
+ * two groups also swap their tables through their leaders, and the result joins the members of
+ * one color on both sides: there the color is 0 for every member.
  *
  * Argument errors that only one process can see (a bad color, a group that is not a subgroup) are
  * carried through the gathered table, so every process of the call returns the error instead of
@@ -78,45 +80,22 @@ static int dup_with_hints(MPI_Comm comm, MPI_Info hints, MPI_Comm *newcomm)
     return copy_attributes_and_publish(old, c, newcomm);
 }
 
+/* A failed dup gives MPI_COMM_NULL (as MPICH does; MPI 4.1 leaves it unspecified). */
 int MPIR_Comm_dup_impl(MPI_Comm comm, MPI_Comm *newcomm)
 {
     MPIR_Comm *old = MPIR_Comm_lookup(comm);
-    return dup_with_hints(comm, old->info ? old->info : MPI_INFO_NULL, newcomm);
+    int err = dup_with_hints(comm, old->info ? old->info : MPI_INFO_NULL, newcomm);
+    if (err)
+        *newcomm = MPI_COMM_NULL;
+    return err;
 }
 
 int MPIR_Comm_dup_with_info_impl(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return dup_with_hints(comm, info, newcomm);
-}
-
-/* The nonblocking forms complete at once: the dup runs to the end inside the call. Programs that
- * start idups and wait later work unchanged, as long as no process needs another to make progress
- * between its MPI_Comm_idup and that process's (the usual case: the same collectives in the same
- * order everywhere). */
-static int idup_with_hints(MPI_Comm comm, MPI_Info hints, MPI_Comm *newcomm, MPI_Request *request)
-{
-    MPIR_Request *req = MPIR_Request_create(MPIR_REQUEST_GENERALIZED);
-    if (req == NULL)
-        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory or of request handles");
-    int err = dup_with_hints(comm, hints, newcomm);
-    if (err) {
-        MPIR_Request_release(req);
-        return err;
-    }
-    atomic_store_explicit(&req->complete, 1, memory_order_release);
-    *request = MPIR_Object_handle(req);
-    return MPI_SUCCESS;
-}
-
-int MPIR_Comm_idup_impl(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
-{
-    MPIR_Comm *old = MPIR_Comm_lookup(comm);
-    return idup_with_hints(comm, old->info ? old->info : MPI_INFO_NULL, newcomm, request);
-}
-
-int MPIR_Comm_idup_with_info_impl(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
-{
-    return idup_with_hints(comm, info, newcomm, request);
+    int err = dup_with_hints(comm, info, newcomm);
+    if (err)
+        *newcomm = MPI_COMM_NULL;
+    return err;
 }
 
 /* ---- split ---- */
@@ -282,7 +261,7 @@ int MPIR_Comm_create_impl(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
     MPIR_Group *g = MPIR_Group_lookup(group);
     bool subgroup = false;
-    int color = g->rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0;
+    int color = g->rank == MPI_UNDEFINED ? MPI_UNDEFINED : c->is_inter ? 0 : g->lpids[0];
     if (is_subgroup(c, g, &subgroup) != MPI_SUCCESS || !subgroup)
         color = BAD_COLOR;
     return split(c, color, g->rank, MPI_ERR_GROUP,

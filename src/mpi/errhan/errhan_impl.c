@@ -162,9 +162,7 @@ int MPIR_Comm_call_errhandler_impl(MPI_Comm comm, int errorcode)
     /* What a fatal handler prints: the call, then what the code says if it is one of ours. */
     char what[MPIR_HANDLE_STR_MAX], text[MPI_MAX_ERROR_STRING], message[MPI_MAX_ERROR_STRING];
     int len;
-    bool valid = errorcode >= 0 && errorcode <= MPI_ERR_LASTCODE
-                 && (errorcode & MPIR_ERR_CLASS_MASK) <= MPIR_ERR_LASTCLASS;
-    if (valid)
+    if (MPIR_Err_code_is_valid(errorcode))
         MPIR_Error_string_impl(errorcode, text, &len);
     else
         snprintf(text, sizeof text, "error code %d", errorcode);

@@ -12,6 +12,12 @@
  * still holds this exact code (seq tells a reused slot apart). seq is never 0, so a bare class is
  * never mistaken for a stored code. Only the ring is shared between threads, behind one mutex;
  * errors are rare, so the lock costs nothing that matters.
+ *
+ * User error classes and codes (MPI_Add_error_class, MPI_Add_error_code) are numbered in one
+ * sequence above MPI_ERR_LASTCODE, so they never look like one of the library's codes; a table gives
+ * each its class and the string MPI_Add_error_string attached to it. MPI_LASTUSEDCODE is the last
+ * of them (MPI_ERR_LASTCODE while there are none). A user code raised through an error handler
+ * (returned by a callback, MPI_Comm_call_errhandler) reaches the handler unchanged.
  */
 #include "mpiimpl.h"
 #include "mpir_impl_proto.h"
@@ -51,10 +57,89 @@ int MPIR_Err_not_initialized(void)
     return MPIR_Err(MPI_ERR_OTHER, "MPI is not initialized");
 }
 
-/* A code that MPI_Error_class accepts: a class, or a class with a ring reference. */
+/* ---- user classes and codes ---- */
+
+#define USER_FIRST (MPI_ERR_LASTCODE + 1)
+
+static struct {
+    pthread_mutex_t lock;
+    int n, cap;                 /* values USER_FIRST .. USER_FIRST + n - 1 are in use */
+    struct user_code {
+        int cls;                /* its class (itself, for a class) */
+        char *string;           /* MPI_Add_error_string, or NULL */
+    } *entry;
+} user = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static bool is_user_code(int code)
+{
+    if (code < USER_FIRST)
+        return false;
+    pthread_mutex_lock(&user.lock);
+    bool yes = code - USER_FIRST < user.n;
+    pthread_mutex_unlock(&user.lock);
+    return yes;
+}
+
+/* The class of a user code. */
+static int user_class(int code)
+{
+    pthread_mutex_lock(&user.lock);
+    int cls = user.entry[code - USER_FIRST].cls;
+    pthread_mutex_unlock(&user.lock);
+    return cls;
+}
+
+/* The string of a user code ("" if none was set; MPI 4.1, MPI_ADD_ERROR_STRING). */
+static void user_string(int code, char *buf, size_t len)
+{
+    pthread_mutex_lock(&user.lock);
+    const char *s = user.entry[code - USER_FIRST].string;
+    snprintf(buf, len, "%s", s ? s : "");
+    pthread_mutex_unlock(&user.lock);
+}
+
+/* A new user value of class cls (-1: a new class, its own). */
+static int user_add(int cls, int *value)
+{
+    pthread_mutex_lock(&user.lock);
+    int err = MPI_SUCCESS;
+    if (user.n == INT_MAX - USER_FIRST) {
+        err = MPIR_Err(MPI_ERR_OTHER, "no error codes left: %d user classes and codes exist", user.n);
+    } else if (user.n == user.cap) {
+        int cap = user.cap ? 2 * user.cap : 16;
+        struct user_code *e = realloc(user.entry, (size_t) cap * sizeof *e);
+        if (e == NULL) {
+            err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory for a new error code");
+        } else {
+            user.entry = e;
+            user.cap = cap;
+        }
+    }
+    if (err == MPI_SUCCESS) {
+        *value = USER_FIRST + user.n;
+        user.entry[user.n++] = (struct user_code) { cls < 0 ? *value : cls, NULL };
+    }
+    pthread_mutex_unlock(&user.lock);
+    return err;
+}
+
+int MPIR_Err_last_used_code(void)
+{
+    pthread_mutex_lock(&user.lock);
+    int last = USER_FIRST - 1 + user.n;
+    pthread_mutex_unlock(&user.lock);
+    return last;
+}
+
+/* A code of the library: a class, or a class with a ring reference. */
 static bool code_is_valid(int code)
 {
     return code >= 0 && code <= MPI_ERR_LASTCODE && (code & MPIR_ERR_CLASS_MASK) <= MPIR_ERR_LASTCLASS;
+}
+
+bool MPIR_Err_code_is_valid(int code)
+{
+    return code_is_valid(code) || is_user_code(code);
 }
 
 /* Copies the stored message of code into buf if the ring still holds it. Caller holds the lock. */
@@ -117,6 +202,14 @@ int MPIR_Err_return(MPI_Comm comm, int errclass, const char *call_fmt, ...)
     va_start(ap, call_fmt);
     vsnprintf(call, sizeof call, call_fmt, ap);
     va_end(ap);
+
+    if (is_user_code(errclass)) {       /* the user's own code: passed on as it is */
+        char text[MPI_MAX_ERROR_STRING], message[MPI_MAX_ERROR_STRING];
+        user_string(errclass, text, sizeof text);
+        join(message, call, text[0] ? text : "a user-defined error");
+        have_pending_reason = false;
+        return MPIR_Errhandler_invoke(comm, errclass, message);
+    }
 
     /* The reason: what MPIR_Err recorded on this thread; else, when a full code is passed on
      * (from a nested call or a user callback), its stored message; else the class text. */
@@ -249,6 +342,10 @@ const char *MPIR_Comm_str(MPI_Comm comm, char *buf)
 
 int MPIR_Error_class_impl(int errorcode, int *errorclass)
 {
+    if (is_user_code(errorcode)) {
+        *errorclass = user_class(errorcode);
+        return MPI_SUCCESS;
+    }
     if (!code_is_valid(errorcode))
         return MPIR_Err(MPI_ERR_ARG, "invalid error code %d", errorcode);
     *errorclass = errorcode & MPIR_ERR_CLASS_MASK;
@@ -257,6 +354,11 @@ int MPIR_Error_class_impl(int errorcode, int *errorclass)
 
 int MPIR_Error_string_impl(int errorcode, char *string, int *resultlen)
 {
+    if (is_user_code(errorcode)) {
+        user_string(errorcode, string, MPI_MAX_ERROR_STRING);
+        *resultlen = (int) strlen(string);
+        return MPI_SUCCESS;
+    }
     if (!code_is_valid(errorcode))
         return MPIR_Err(MPI_ERR_ARG, "invalid error code %d", errorcode);
     pthread_mutex_lock(&ring.lock);
@@ -265,5 +367,41 @@ int MPIR_Error_string_impl(int errorcode, char *string, int *resultlen)
     if (!found)
         snprintf(string, MPI_MAX_ERROR_STRING, "%s", MPIR_Err_class_string(errorcode & MPIR_ERR_CLASS_MASK));
     *resultlen = (int) strlen(string);
+    return MPI_SUCCESS;
+}
+
+/* ---- MPI_Add_error_class, MPI_Add_error_code, MPI_Add_error_string ---- */
+
+int MPIR_Add_error_class_impl(int *errorclass)
+{
+    return user_add(-1, errorclass);
+}
+
+int MPIR_Add_error_code_impl(int errorclass, int *errorcode)
+{
+    bool predefined = errorclass >= 0 && errorclass <= MPIR_ERR_LASTCLASS;
+    if (!predefined && !(is_user_code(errorclass) && user_class(errorclass) == errorclass))
+        return MPIR_Err(MPI_ERR_ARG, "errorclass %d is neither a predefined error class nor one made by "
+                        "MPI_Add_error_class", errorclass);
+    return user_add(errorclass, errorcode);
+}
+
+int MPIR_Add_error_string_impl(int errorcode, const char *string)
+{
+    if (!is_user_code(errorcode))
+        return MPIR_Err(MPI_ERR_ARG, "errorcode %d was not made by MPI_Add_error_class or MPI_Add_error_code "
+                        "(the strings of predefined codes cannot be changed)", errorcode);
+    size_t len = strlen(string);
+    if (len >= MPI_MAX_ERROR_STRING)
+        return MPIR_Err(MPI_ERR_ARG, "the string is %zu characters long, at most %d are allowed", len,
+                        MPI_MAX_ERROR_STRING - 1);
+    char *copy = malloc(len + 1);
+    MPIR_CHKMEM(copy);
+    memcpy(copy, string, len + 1);
+    pthread_mutex_lock(&user.lock);
+    struct user_code *e = &user.entry[errorcode - USER_FIRST];
+    free(e->string);        /* a second call replaces the string (MPI 4.1) */
+    e->string = copy;
+    pthread_mutex_unlock(&user.lock);
     return MPI_SUCCESS;
 }

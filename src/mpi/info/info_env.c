@@ -5,10 +5,14 @@
  * Only what is actually known is stored:
  *   command       the program (argv[0])
  *   argv          its arguments, separated by spaces
- *   maxprocs      the number of processes started (MPI_COMM_WORLD's size), once MPI is initialized
+ *   maxprocs      the number of processes started (MPI_COMM_WORLD's size)
  *   wdir          the working directory
  *   host, arch    this machine's host name and architecture (uname)
- *   thread_level  the thread level MPI was initialized with, once it is
+ *   thread_level  the thread level MPI was initialized with (before MPI_Init: MPI_THREAD_SINGLE,
+ *                 what MPI_Init gives)
+ * The keys are the same before MPI_Init, while MPI is initialized and after MPI_Finalize (MPI 4.1:
+ * MPI_Info_create_env has "the same construction as MPI_INFO_ENV"); before MPI_Init the job's size
+ * comes from mpiexec's description of the job (LOOM_SIZE, read by the device at MPI_Init).
  * "soft" and "file" are left out: mpiexec takes no such options.
  *
  * The command line comes from the argc/argv given to MPI_Info_create_env, else from
@@ -84,6 +88,16 @@ static const char *thread_level_name(int level)
     return level >= 0 && level < 4 ? names[level] : "MPI_THREAD_SINGLE";
 }
 
+/* MPI_COMM_WORLD's size, also before MPI_Init: mpiexec's LOOM_SIZE, or 1 (a singleton). */
+static int job_size(void)
+{
+    if (atomic_load(&MPIR_Process.state) != MPIR_STATE_PRE_INIT)
+        return MPIR_Process.world_size;
+    const char *s = getenv("LOOM_SIZE");
+    long n = s ? strtol(s, NULL, 10) : 1;
+    return n >= 1 && n <= INT_MAX ? (int) n : 1;
+}
+
 /* Stores key = value, cut to the longest value an info object may hold. */
 static int set_cut(MPIR_Info *info, const char *key, const char *value)
 {
@@ -114,10 +128,9 @@ static int fill(MPIR_Info *info, int argc, char **argv)
     }
     free(args);
 
-    int state = atomic_load(&MPIR_Process.state);
     char buf[4096];
-    if (err == MPI_SUCCESS && state != MPIR_STATE_PRE_INIT) {
-        snprintf(buf, sizeof buf, "%d", MPIR_Process.world_size);
+    if (err == MPI_SUCCESS) {
+        snprintf(buf, sizeof buf, "%d", job_size());
         err = MPIR_Info_set_locked(info, "maxprocs", buf);
     }
     if (err == MPI_SUCCESS && getcwd(buf, sizeof buf))
@@ -129,7 +142,7 @@ static int fill(MPIR_Info *info, int argc, char **argv)
     struct utsname u;
     if (err == MPI_SUCCESS && uname(&u) == 0)
         err = set_cut(info, "arch", u.machine);
-    if (err == MPI_SUCCESS && state != MPIR_STATE_PRE_INIT)
+    if (err == MPI_SUCCESS)
         err = MPIR_Info_set_locked(info, "thread_level", thread_level_name(MPIR_Process.thread_level));
     return err;
 }

@@ -159,18 +159,25 @@ static void cell_publish(int dest)
     shm_notify(dest);
 }
 
-/* Posts the first cell of req (EAGER, RTS, or a receive's CTS); false if the ring is full. */
+/* Posts the first cell of req (EAGER, RTS, or a receive's CTS), the head of its out queue, and
+ * takes it off the queue (before completing it: a completed request may be freed at once); false
+ * if the ring is full. */
 static bool post_first_cell(MPIR_Request *req)
 {
     int dest = req->dev.peer_lpid;
     Cell *c = cell_reserve(dest);
     if (!c)
         return false;
+    dequeue(&outq[dest]);
     if (req->dev.protocol == RECV_CTS) {
         c->h = (Cell_header) { .kind = CELL_CTS, .src_lpid = shm.rank, .sender_req = req->dev.remote_id,
                                .receiver_req = (uint64_t) (uintptr_t) req };
         req->dev.protocol = RECV_DATA;
         cell_publish(dest);
+        if (req->dev.bytes == 0) {      /* a 0-byte rendezvous (MPI_Ssend): no DATA cell follows */
+            MPIR_Status_set_bytes(&req->status, 0);
+            complete(req);
+        }
         return true;
     }
     bool eager = req->dev.protocol == SEND_EAGER;
@@ -196,10 +203,8 @@ static bool drain_out_queues(void)
 {
     bool did = false;
     for (int d = 0; outq && d < shm.nranks; d++)
-        while (outq[d].head && post_first_cell(outq[d].head)) {
-            dequeue(&outq[d]);
+        while (outq[d].head && post_first_cell(outq[d].head))
             did = true;
-        }
     return did;
 }
 
@@ -399,8 +404,8 @@ static void deliver(MPIR_Request *rreq, const Cell_header *h, const char *data)
         return;
     }
     enqueue(q, rreq);
-    if (q->head == rreq && post_first_cell(rreq))
-        dequeue(q);
+    if (q->head == rreq)
+        post_first_cell(rreq);
 }
 
 static void handle_cell(Cell *c)
@@ -491,10 +496,8 @@ void shm_start_send(MPIR_Request *req)
         return;
     }
     enqueue(q, req);
-    if (q->head == req && post_first_cell(req)) {
-        dequeue(q);
+    if (q->head == req && post_first_cell(req))
         return;
-    }
     shm_progress();   /* full ring: perhaps the receiver has made room */
 }
 
