@@ -228,21 +228,53 @@ static void indexed_leaf(const MPID_Loop *l, char *base, MPI_Count from, MPI_Cou
 
 static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, Ctx *c);
 
+/* Indexed leaves of at most this many blocks are copied element after element, run by run. */
+#define FLAT_MAX_BLOCKS 16
+
+/* Whole elements [e0, e1) of a small indexed leaf (a struct of basic entries), step bytes apart
+ * from block, copied run by run without a walk per element: how padded structs move where they
+ * have no windows (no AVX-512, or fields out of memory order). */
+static void flat_elements(const MPID_Loop *leaf, MPI_Aint step, char *block, MPI_Count e0, MPI_Count e1, Ctx *c)
+{
+    const MPI_Aint *off = leaf->offsets;
+    const MPI_Count *pre = leaf->prefix;
+    const MPI_Count n = leaf->count;
+    char *stream = c->stream;
+    for (MPI_Count e = e0; e < e1; e++) {
+        char *el = at(at_k(block, e, step), leaf->disp);
+        for (MPI_Count b = 0; b < n; b++) {
+            MPI_Count len = pre[b + 1] - pre[b];
+            if (c->op == OP_PACK)
+                copy_bytes(stream, at(el, off[b]), len);
+            else
+                copy_bytes(at(el, off[b]), stream, len);
+            stream += len;
+        }
+    }
+    c->stream = stream;
+}
+
 /* Elements [from, to) of a sequence of instances of child, step bytes apart from block. */
 static void elements(const MPID_Loop *child, MPI_Aint step, char *block, MPI_Count from, MPI_Count to, Ctx *c)
 {
     MPI_Count cs = child->size;
     const MPID_Windows *w = child->windows;
-    if (w && (c->op == OP_PACK || c->op == OP_UNPACK)) {
+    bool copying = c->op == OP_PACK || c->op == OP_UNPACK;
+    bool flat = copying && !w && is_leaf(child) && child->kind == MPID_LOOP_INDEXED && child->count <= FLAT_MAX_BLOCKS;
+    if ((w && copying) || flat) {
         MPI_Count e0 = from == 0 ? 0 : (from + cs - 1) / cs, e1 = to / cs;
         if (e1 > e0) {
             if (from < e0 * cs)
                 walk(child, at_k(block, e0 - 1, step), from - (e0 - 1) * cs, cs, c);
-            if (c->op == OP_PACK)
-                MPID_Window_pack(w, c->stream, at_k(block, e0, step), step, e1 - e0);
-            else
-                MPID_Window_unpack(w, c->stream, at_k(block, e0, step), step, e1 - e0);
-            c->stream += (e1 - e0) * cs;
+            if (flat) {
+                flat_elements(child, step, block, e0, e1, c);
+            } else {
+                if (c->op == OP_PACK)
+                    MPID_Window_pack(w, c->stream, at_k(block, e0, step), step, e1 - e0);
+                else
+                    MPID_Window_unpack(w, c->stream, at_k(block, e0, step), step, e1 - e0);
+                c->stream += (e1 - e0) * cs;
+            }
             if (to > e1 * cs)
                 walk(child, at_k(block, e1, step), 0, to - e1 * cs, c);
             return;
