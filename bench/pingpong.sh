@@ -21,12 +21,7 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 out=/tmp/loom-pingpong
-libs="loom mpich openmpi"
-loom=${LOOM_MPI:-}
-quick=
-rounds=1
-filters=
-table=
+. "$here/common.sh"
 
 # The table: per case, the median over the rounds of each library's bandwidth; Loom's ratios.
 print_table() {
@@ -90,65 +85,16 @@ print_table() {
     }' "$1"
 }
 
-while [ $# -gt 0 ]; do
-    case $1 in
-        --quick) quick=--quick ;;
-        --loom) loom=$2; shift ;;
-        --libs) libs=$2; shift ;;
-        --rounds) rounds=$2; shift ;;
-        --out) out=$2; shift ;;
-        --table) table=$2; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
-        *) filters="$filters $1" ;;
-    esac
-    shift
-done
+bench_options "$@"
 if [ -n "$table" ]; then print_table "$table"; exit; fi
-[ -z "$loom" ] && [ -x "$here/../src/env/mpicc-uninstalled" ] && loom=$here/..
 mkdir -p "$out" || exit 1
 : > "$out/results.tsv"
 
-# "wrapper launcher..." of a library, or nothing (with a note) when it is not there.
-# Every launcher binds rank i to core i.
-tools() {
-    case $1 in
-        loom)
-            if [ -z "$loom" ]; then echo "loom: no Loom MPI build: pass --loom BUILD_DIR_OR_PREFIX" >&2
-            elif [ -x "$loom/src/env/mpicc-uninstalled" ]; then
-                echo "$loom/src/env/mpicc-uninstalled $loom/src/pm/mpiexec/mpiexec -bind-to core"
-            elif [ -x "$loom/bin/mpicc" ]; then echo "$loom/bin/mpicc $loom/bin/mpiexec -bind-to core"
-            else echo "loom: $loom is neither a Loom MPI build tree nor an install prefix" >&2; fi ;;
-        mpich)
-            if command -v mpicc.mpich > /dev/null; then echo "mpicc.mpich mpiexec.mpich -bind-to core"
-            else echo "mpich: mpicc.mpich not found (apt-get install libmpich-dev mpich)" >&2; fi ;;
-        openmpi)
-            root=; [ "$(id -u)" = 0 ] && root=--allow-run-as-root
-            if command -v mpicc.openmpi > /dev/null; then echo "mpicc.openmpi mpiexec.openmpi $root --bind-to core"
-            else echo "openmpi: mpicc.openmpi not found (apt-get install libopenmpi-dev openmpi-bin)" >&2; fi ;;
-        *) echo "$1: unknown library" >&2 ;;
-    esac
-}
-
 start=$(date +%s)
 load0=$(cut -d' ' -f1 /proc/loadavg)
-built=
-for lib in $libs; do
-    t=$(tools "$lib")
-    [ -n "$t" ] || continue
-    # shellcheck disable=SC2086
-    set -- $t
-    if $1 -O3 -o "$out/pingpong-$lib" "$here/pingpong.c" "$here/patterns.c"; then
-        built="$built $lib"
-        shift
-        echo "$*" > "$out/launch-$lib"
-    else
-        echo "$lib: build failed" >&2
-    fi
-done
+bench_build pingpong "$here/pingpong.c" "$here/patterns.c" || exit 1
 # shellcheck disable=SC2086
 set -- $built
-[ $# -gt 0 ] || { echo "no library could be built" >&2; exit 1; }
-echo "libraries:$built" >&2
 
 # One library's run; after a crash or a hang, the case it was in fails and a new job goes on
 # from the next case.

@@ -21,59 +21,16 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 out=/tmp/loom-bench
-libs="loom mpich openmpi"
-loom=${LOOM_MPI:-}
-quick=
-rounds=1
-filters=
-while [ $# -gt 0 ]; do
-    case $1 in
-        --quick) quick=--quick ;;
-        --loom) loom=$2; shift ;;
-        --libs) libs=$2; shift ;;
-        --rounds) rounds=$2; shift ;;
-        --out) out=$2; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
-        *) filters="$filters $1" ;;
-    esac
-    shift
-done
-[ -z "$loom" ] && [ -x "$here/../src/env/mpicc-uninstalled" ] && loom=$here/..
+. "$here/common.sh"
+bench_options "$@"
 mkdir -p "$out" || exit 1
 : > "$out/results.tsv"
 
-# The compiler wrapper of a library, or nothing (with a note) when it is not there.
-wrapper() {
-    case $1 in
-        loom)
-            if [ -z "$loom" ]; then echo "loom: no Loom MPI build: pass --loom BUILD_DIR_OR_PREFIX" >&2
-            elif [ -x "$loom/src/env/mpicc-uninstalled" ]; then echo "$loom/src/env/mpicc-uninstalled"
-            elif [ -x "$loom/bin/mpicc" ]; then echo "$loom/bin/mpicc"
-            else echo "loom: $loom is neither a Loom MPI build tree nor an install prefix" >&2; fi ;;
-        mpich|openmpi)
-            if command -v "mpicc.$1" > /dev/null; then echo "mpicc.$1"
-            else echo "$1: mpicc.$1 not found (apt-get install lib$1-dev)" >&2; fi ;;
-        *) echo "$1: unknown library" >&2 ;;
-    esac
-}
-
 start=$(date +%s)
 load0=$(cut -d' ' -f1 /proc/loadavg)
-built=
-for lib in $libs; do
-    cc=$(wrapper "$lib")
-    [ -n "$cc" ] || continue
-    # -O3 for the hand loops; the same baseline ISA as the distributions' libraries.
-    if $cc -O3 -o "$out/ddtbench-$lib" "$here/ddtbench.c" "$here/patterns.c"; then
-        built="$built $lib"
-    else
-        echo "$lib: build failed" >&2
-    fi
-done
+bench_build ddtbench "$here/ddtbench.c" "$here/patterns.c" || exit 1
 # shellcheck disable=SC2086
 set -- $built
-[ $# -gt 0 ] || { echo "no library could be built" >&2; exit 1; }
-echo "libraries:$built" >&2
 
 # shellcheck disable=SC2086
 list=$(taskset -c 0 "$out/ddtbench-$1" $quick --list $filters) || { echo "ddtbench --list failed" >&2; exit 1; }

@@ -44,6 +44,10 @@ int MPIR_Op_check(MPI_Op op, MPI_Datatype type);
  * accepted here (for accumulate). */
 int MPIR_Op_apply(const void *in, void *inout, MPI_Count count, MPI_Datatype type, MPI_Op op);
 
+/* inout = in op inout with the user function of rec (a record that may be a copy, kept while the
+ * handle could be freed); the int version is called on at most INT_MAX instances at a time. */
+void MPIR_Op_apply_user(const MPIR_Op *rec, const void *in, void *inout, MPI_Count count, MPI_Datatype type);
+
 /* Called by MPI_Finalize: frees the user operations (reporting leaks like the datatypes do). */
 void MPIR_Op_finalize(void);
 

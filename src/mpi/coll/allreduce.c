@@ -73,14 +73,8 @@ static int allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
 {
     MPIR_Comm *c;
     int err = MPIR_Coll_comm(comm, &c);
-    if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        err = MPIR_Coll_check_data("sendbuf", sendbuf, "count", count, "datatype", datatype, -1);
     if (err == MPI_SUCCESS)
-        err = MPIR_Coll_check_data("recvbuf", recvbuf, "count", count, "datatype", datatype, -1);
-    if (err == MPI_SUCCESS)
-        err = MPIR_Coll_check_alias(sendbuf, count, recvbuf, count);
-    if (err == MPI_SUCCESS)
-        err = MPIR_Op_check(op, datatype);
+        err = MPIR_Coll_check_reduction(sendbuf, recvbuf, count, datatype, op);
     if (err || (count == 0 && !request))
         return err;
     MPIR_Sched *s = MPIR_Sched_for(c, MPIR_TAG_ALLREDUCE, request);

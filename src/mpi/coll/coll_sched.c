@@ -123,23 +123,6 @@ void MPIR_Sched_reduce(MPIR_Sched *s, const void *in, void *inout, MPI_Count cou
     }
 }
 
-/* inout = in op inout with a user function (as MPIR_Op_apply does, from the copied record): the
- * int version is called on at most INT_MAX instances at a time. */
-static void apply_user(const MPIR_Op *rec, const void *in, void *inout, MPI_Count count, MPI_Datatype type)
-{
-    if (rec->fn_c) {
-        MPI_Count len = count;
-        rec->fn_c((void *) in, inout, &len, &type);
-        return;
-    }
-    MPI_Aint extent = MPID_Datatype_get(type)->extent;
-    for (MPI_Count done = 0; done < count;) {
-        int len = count - done > INT_MAX ? INT_MAX : (int) (count - done);
-        rec->fn(MPIR_Coll_offset(in, done * extent), MPIR_Coll_offset(inout, done * extent), &len, &type);
-        done += len;
-    }
-}
-
 void MPIR_Sched_barrier(MPIR_Sched *s)
 {
     /* a barrier right after another one (or first) separates nothing */
@@ -212,7 +195,7 @@ static void start_step(MPIR_Sched *s, Step *st)
         break;
     case STEP_REDUCE:
         if (st->op == MPI_OP_NULL)
-            apply_user(&st->user_op, st->src, st->dst, st->count, type);
+            MPIR_Op_apply_user(&st->user_op, st->src, st->dst, st->count, type);
         else
             note_class(s, MPIR_Op_apply(st->src, st->dst, st->count, type, st->op));
         break;

@@ -79,6 +79,21 @@ int MPIR_Coll_check_alias(const void *sendbuf, MPI_Count sendcount, const void *
     return MPI_SUCCESS;
 }
 
+int MPIR_Coll_check_reduction(const void *sendbuf, const void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Op op)
+{
+    int err = MPI_SUCCESS;
+    if (sendbuf != MPI_IN_PLACE)
+        err = MPIR_Coll_check_data("sendbuf", sendbuf, "count", count, "datatype", datatype, -1);
+    if (err == MPI_SUCCESS)
+        err = MPIR_Coll_check_data("recvbuf", recvbuf, "count", count, "datatype", datatype, -1);
+    if (err == MPI_SUCCESS)
+        err = MPIR_Coll_check_alias(sendbuf, count, recvbuf, count);
+    if (err == MPI_SUCCESS)
+        err = MPIR_Op_check(op, datatype);
+    return err;
+}
+
 /* ---- temporary buffers ---- */
 
 int MPIR_Typed_alloc(MPI_Count count, MPI_Datatype type, void **base, void **buf)

@@ -41,6 +41,10 @@ int MPIR_Coll_check_blocks(const char *buf_name, const struct MPIR_Blocks *b, in
                            const char *type_name);
 /* A send buffer that is also the receive buffer (MPI_IN_PLACE exists for that): MPI_ERR_BUFFER. */
 int MPIR_Coll_check_alias(const void *sendbuf, MPI_Count sendcount, const void *recvbuf, MPI_Count recvcount);
+/* The arguments of a reduction whose result every rank receives (allreduce, scan, exscan):
+ * sendbuf (unless MPI_IN_PLACE) and recvbuf, their aliasing, and op on datatype. */
+int MPIR_Coll_check_reduction(const void *sendbuf, const void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Op op);
 
 /* ---- data ---- */
 

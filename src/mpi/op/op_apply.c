@@ -67,8 +67,7 @@ int MPIR_Op_check(MPI_Op op, MPI_Datatype type)
     return MPI_SUCCESS;
 }
 
-/* A user function; the int version is called on at most INT_MAX instances at a time. */
-static void apply_user(const MPIR_Op *rec, const void *in, void *inout, MPI_Count count, MPI_Datatype type)
+void MPIR_Op_apply_user(const MPIR_Op *rec, const void *in, void *inout, MPI_Count count, MPI_Datatype type)
 {
     if (rec->fn_c) {
         MPI_Count len = count;
@@ -78,7 +77,9 @@ static void apply_user(const MPIR_Op *rec, const void *in, void *inout, MPI_Coun
     MPI_Aint extent = MPID_Datatype_get(type)->extent;
     for (MPI_Count done = 0; done < count;) {
         int len = count - done > INT_MAX ? INT_MAX : (int) (count - done);
-        rec->fn((char *) in + done * extent, (char *) inout + done * extent, &len, &type);
+        /* integer arithmetic: the buffers may be MPI_BOTTOM with absolute displacements */
+        rec->fn((void *) ((uintptr_t) in + (uintptr_t) (done * extent)),
+                (void *) ((uintptr_t) inout + (uintptr_t) (done * extent)), &len, &type);
         done += len;
     }
 }
@@ -158,7 +159,7 @@ int MPIR_Op_apply(const void *in, void *inout, MPI_Count count, MPI_Datatype typ
         return MPI_SUCCESS;
     const MPIR_Op *rec = MPIR_Op_lookup(op);
     if (!MPIR_Op_is_builtin(op)) {
-        apply_user(rec, in, inout, count, type);
+        MPIR_Op_apply_user(rec, in, inout, count, type);
         return MPI_SUCCESS;
     }
     if (op == MPI_NO_OP)

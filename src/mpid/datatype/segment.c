@@ -557,16 +557,24 @@ static int range(MPID_Segment *seg, MPI_Count first, MPI_Count *last)
     return MPI_SUCCESS;
 }
 
+/* A walk of bytes [from, to) of loop over buf, run on a stack deep enough for the loop. */
 typedef struct {
-    MPID_Segment *seg;
-    MPI_Count first, last;
+    const MPID_Loop *loop;
+    char *buf;
+    MPI_Count from, to;
     Ctx *c;
 } Walk_call;
 
 static void walk_call(void *p)
 {
     Walk_call *w = p;
-    walk(&w->seg->top, w->seg->buf, w->first, w->last, w->c);
+    walk(w->loop, w->buf, w->from, w->to, w->c);
+}
+
+static int walk_deep(const MPID_Loop *loop, char *buf, MPI_Count from, MPI_Count to, Ctx *c)
+{
+    Walk_call w = { loop, buf, from, to, c };
+    return MPIR_Run_deep(loop->depth, walk_call, &w);
 }
 
 static int process(MPID_Segment *seg, MPI_Count first, MPI_Count *last, Ctx *c)
@@ -576,26 +584,10 @@ static int process(MPID_Segment *seg, MPI_Count first, MPI_Count *last, Ctx *c)
         return err;
     c->pos = first;
     c->hints = seg->hints;
-    if (*last > first) {
-        Walk_call w = { seg, first, *last, c };
-        if ((err = MPIR_Run_deep(seg->top.depth, walk_call, &w)))
-            return err;
-    }
+    if (*last > first && (err = walk_deep(&seg->top, seg->buf, first, *last, c)))
+        return err;
     seg->pos = *last;
     return MPI_SUCCESS;
-}
-
-typedef struct {
-    const MPID_Loop *loop;
-    char *buf;
-    MPI_Count size;
-    Ctx *c;
-} Whole_call;
-
-static void whole_call(void *p)
-{
-    Whole_call *w = p;
-    walk(w->loop, w->buf, 0, w->size, w->c);
 }
 
 int MPID_Stream_copy(const void *buf, MPI_Count count, MPID_Datatype *dt, void *stream, bool pack)
@@ -609,13 +601,11 @@ int MPID_Stream_copy(const void *buf, MPI_Count count, MPID_Datatype *dt, void *
         return err;
     Ctx c;
     copy_ctx(&c, pack ? OP_PACK : OP_UNPACK, stream);
-    Whole_call w = { loop, (char *) buf, size, &c };
+    if (count == 1)
+        return walk_deep(loop, (char *) buf, 0, size, &c);
     MPID_Loop top;
-    if (count > 1) {
-        set_top(&top, loop, dt, count, size);
-        w.loop = &top;
-    }
-    return MPIR_Run_deep(w.loop->depth, whole_call, &w);
+    set_top(&top, loop, dt, count, size);
+    return walk_deep(&top, (char *) buf, 0, size, &c);
 }
 
 int MPID_Segment_pack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, void *dest)

@@ -98,16 +98,10 @@ static void test_gatherv(MPI_Comm comm, int family, int m, int in_place)
                 vblock_fill(&rb, &vb[root], value, root, shift);
             CHECK_MPI(MPI_Gatherv(in_place ? MPI_IN_PLACE : sb.base, in_place ? 0 : mine.count,
                                   in_place ? MPI_DATATYPE_NULL : sl->type, rb.base, counts, displs, rl->type, root, comm));
-            unsigned char *map = calloc(rb.size, 1);
             char what[200];
-            for (int i = 0; i < size; i++) {
-                mark_block(&rb, map, rl, rb.base + vb[i].off, vb[i].count);
-                snprintf(what, sizeof what, "MPI_Gatherv%s to root %d from %d in %s", in_place ? " in place" : "",
-                         root, i, colltest_name(comm));
-                vblock_check(&rb, &vb[i], value, i, shift, what);
-            }
-            check_gaps(&rb, map, what);
-            free(map);
+            snprintf(what, sizeof what, "MPI_Gatherv%s to root %d in %s", in_place ? " in place" : "", root,
+                     colltest_name(comm));
+            vblocks_check(&rb, vb, size, value, 1, 0, shift, what);
             buf_free(&rb);
             buf_free(&sb);
         }

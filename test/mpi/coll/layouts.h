@@ -273,4 +273,23 @@ static inline int vblock_check(const Buf *b, const Vblock *v, int (*value)(int, 
     return 0;
 }
 
+/* Checks a receive buffer holding the n blocks vb, block i filled with value(i * key_scale +
+ * key_base, y, k) (the sender's rank, or a code of the pair), and that no byte outside them
+ * changed; what names the call in the messages. Returns the failures. */
+static inline int vblocks_check(const Buf *b, const Vblock *vb, int n, int (*value)(int, int, int), int key_scale,
+                                int key_base, int y, const char *what)
+{
+    unsigned char *map = calloc(b->size, 1);
+    char msg[256];
+    int fails = 0;
+    for (int i = 0; i < n; i++) {
+        mark_block(b, map, vb[i].l, b->base + vb[i].off, vb[i].count);
+        snprintf(msg, sizeof msg, "%s, block from %d", what, i);
+        fails += vblock_check(b, &vb[i], value, i * key_scale + key_base, y, msg);
+    }
+    fails += check_gaps(b, map, what);
+    free(map);
+    return fails;
+}
+
 #endif
