@@ -21,7 +21,7 @@ static int stream_bytes(MPI_Count count, const MPID_Datatype *dt, MPI_Count *byt
 }
 
 /* position must lie in the buffer, and need bytes must fit between it and the buffer's end. */
-static int check_room(const char *bufname, MPI_Count bufsize, MPI_Count position, MPI_Count need)
+static inline __attribute__((always_inline)) int check_room(const char *bufname, MPI_Count bufsize, MPI_Count position, MPI_Count need)
 {
     if (bufsize < 0)
         return MPIR_Err(MPI_ERR_ARG, "invalid %s size %lld, must be non-negative", bufname,
@@ -37,8 +37,9 @@ static int check_room(const char *bufname, MPI_Count bufsize, MPI_Count position
     return MPI_SUCCESS;
 }
 
-/* Copies the whole packed stream of (buf, count, dt), bytes long, to packed (pack) or from it. */
-static int copy_stream(const void *buf, MPI_Count count, MPID_Datatype *dt, char *packed, MPI_Count bytes,
+/* Copies the whole packed stream of (buf, count, dt), bytes long, to packed (pack) or from it.
+ * Inline, as check_room: on a small contiguous pack the calls were a tenth of the time. */
+static inline __attribute__((always_inline)) int copy_stream(const void *buf, MPI_Count count, MPID_Datatype *dt, char *packed, MPI_Count bytes,
                        bool pack)
 {
     if (bytes == 0)

@@ -22,12 +22,21 @@
 #pragma GCC push_options
 #pragma GCC optimize("O3")
 
+/* Blocks a page or more apart are each a TLB miss and, beyond the caches, a DRAM access: more of
+ * them must be in flight than for nearer blocks, so they are prefetched this many blocks ahead
+ * (measured on faces of a 512^3 array: +10-20%; nearer blocks lose with it). */
+#define PAGE_AHEAD 32
+static inline bool page_apart(MPI_Aint stride)
+{
+    return stride >= 4096 || stride <= -4096;
+}
+
 /* A constant size lets the compiler turn each copy into a few moves. */
 #define STRIDED_CASE(N, DST, SRC, RW) \
     case N: \
         for (MPI_Count i = 0; i < n; i++, packed += N, typed = at(typed, stride)) { \
             if (far) \
-                __builtin_prefetch(at_k(typed, RW ? 8 : 16, stride), RW); \
+                __builtin_prefetch(at_k(typed, ahead, stride), RW); \
             memcpy(DST, SRC, N); \
         } \
         return;
@@ -37,6 +46,7 @@
     { \
         /* a cache line per block or more: the hardware prefetcher does not follow, so we lead */ \
         bool far = stride >= 256 || stride <= -256; \
+        MPI_Count ahead = page_apart(stride) ? PAGE_AHEAD : RW ? 8 : 16; \
         switch (bs) { \
             STRIDED_CASE(1, DST, SRC, RW) STRIDED_CASE(2, DST, SRC, RW) STRIDED_CASE(4, DST, SRC, RW) \
             STRIDED_CASE(8, DST, SRC, RW) STRIDED_CASE(12, DST, SRC, RW) STRIDED_CASE(16, DST, SRC, RW) \
@@ -122,12 +132,16 @@ __attribute__((constructor)) static void pick_kernels(void)
 HOT void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
                                                       MPI_Count n)
 {
-    if (bs != 8 || stride >= 256 || stride <= -256) {   /* far apart, loads bound it: the plain loop */
+    bool far = stride >= 256 || stride <= -256, pages = page_apart(stride);
+    if (bs != 8 || (far && !pages)) {   /* far apart, loads bound it: the plain loop */
         MPID_Kernels->pack_strided(packed, typed, stride, bs, n);
         return;
     }
     MPI_Count i = 0;
     for (; i + 4 <= n; i += 4, packed += 32, typed = at_k(typed, 4, stride)) {
+        if (pages)
+            for (int k = 0; k < 4; k++)
+                __builtin_prefetch(at_k(typed, PAGE_AHEAD + k, stride), 0);
         __m128i a = _mm_loadl_epi64((const __m128i *) typed);
         __m128i b = _mm_loadl_epi64((const __m128i *) (typed + stride));
         __m128i c = _mm_loadl_epi64((const __m128i *) (typed + 2 * stride));
@@ -145,10 +159,13 @@ HOT void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Cou
         MPID_Kernels->unpack_strided(packed, typed, stride, bs, n);
         return;
     }
-    bool far = stride >= 256 || stride <= -256;
+    bool far = stride >= 256 || stride <= -256, pages = page_apart(stride);
     MPI_Count i = 0;
     for (; i + 4 <= n; i += 4, packed += 32, typed = at_k(typed, 4, stride)) {
-        if (far)   /* one write prefetch per four lines measured best (MG x faces: +10%) */
+        if (pages)
+            for (int k = 0; k < 4; k++)
+                __builtin_prefetch(at_k(typed, PAGE_AHEAD + k, stride), 1);
+        else if (far)   /* one write prefetch per four lines measured best (MG x faces: +10%) */
             __builtin_prefetch(at_k(typed, 8, stride), 1);
         __m128i ab = _mm_loadu_si128((const __m128i *) packed);
         __m128i cd = _mm_loadu_si128((const __m128i *) (packed + 16));
