@@ -22,6 +22,10 @@ int MPID_Init(void);
  * synchronises the world). */
 int MPID_Finalize(void);
 
+/* The size in bytes of the level (1-3) data cache of the first core, from hwloc (read once; a
+ * typical size where hwloc cannot tell). */
+size_t MPID_Cache_size(int level);
+
 enum { MPID_SEND_STANDARD, MPID_SEND_SYNC, MPID_SEND_READY };
 
 /* Starts a send of (buf, count, type) to rank dest of comm (MPI_PROC_NULL: completes at once) on

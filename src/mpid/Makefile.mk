@@ -2,6 +2,7 @@ noinst_HEADERS += src/mpid/datatype/mpid_datatype.h
 libmpi_la_SOURCES += \
     src/mpid/common/object.c \
     src/mpid/common/deep_stack.c \
+    src/mpid/common/cache_sizes.c \
     src/mpid/datatype/dt_builtin.c \
     src/mpid/datatype/dt_object.c \
     src/mpid/datatype/dt_create.c \

@@ -10,6 +10,7 @@
 #include "mpir_impl_proto.h"
 #include "mpid_dataloop.h"
 #include "mpid_external32.h"
+#include "copy_kernels.h"
 
 /* Packed bytes of count instances of dt; an overflow of MPI_Count is the caller's error. */
 static int stream_bytes(MPI_Count count, const MPID_Datatype *dt, MPI_Count *bytes)
@@ -50,9 +51,9 @@ static inline __attribute__((always_inline)) int copy_stream(const void *buf, MP
     if (dt->is_contig || MPID_Datatype_one_run(dt, count, &offset)) {
         char *data = (char *) ((uintptr_t) buf + (uintptr_t) offset);
         if (pack)
-            memcpy(packed, data, (size_t) bytes);
+            copy_long(packed, data, (size_t) bytes);
         else
-            memcpy(data, packed, (size_t) bytes);
+            copy_long(data, packed, (size_t) bytes);
         return MPI_SUCCESS;
     }
     return MPID_Stream_copy(buf, count, dt, packed, pack);

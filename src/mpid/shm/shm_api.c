@@ -4,6 +4,7 @@
  */
 #include <unistd.h>
 #include "shm_impl.h"
+#include "copy_kernels.h"
 
 int MPID_Init(void)
 {
@@ -11,6 +12,7 @@ int MPID_Init(void)
     if (err)
         return err;
     shm_wait_init();
+    MPID_Copy_init();
     MPIR_Process.world_rank = shm.rank;
     MPIR_Process.world_size = shm.nranks;
     return MPI_SUCCESS;

@@ -3,7 +3,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <hwloc.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -20,16 +19,7 @@ Shm_state shm;
  * and 64 KiB, and smaller when many ranks share the machine. */
 static size_t choose_cell_payload(int nranks)
 {
-    size_t l2 = 1 << 20;
-    hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) == 0) {
-        if (hwloc_topology_load(topo) == 0) {
-            hwloc_obj_t cache = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L2CACHE, 0);
-            if (cache && cache->attr && cache->attr->cache.size)
-                l2 = cache->attr->cache.size;
-        }
-        hwloc_topology_destroy(topo);
-    }
+    size_t l2 = MPID_Cache_size(2);
     size_t payload = 64 << 10;
     while (payload > 4096 && (payload > l2 / 16
                               || (size_t) nranks * nranks * NCELLS * payload > MAX_RINGS_BYTES))
