@@ -280,7 +280,9 @@ static int make_blocks(const Blocks *b, MPID_Loop *child, MPI_Aint extent, MPID_
     l->child_extent = extent;
     l->child_size = child->size;
     l->depth = child->depth + 1;
-    if (!b->disps && !b->lens && (b->count == 1 || b->stride == b->len * extent)) {
+    MPI_Aint run;   /* the bytes of a block when its elements touch; no overflow on absurd extents */
+    if (!b->disps && !b->lens
+        && (b->count == 1 || (!MPIR_Mul_overflows(b->len, extent, &run) && b->stride == run))) {
         l->count = b->count * b->len;
     } else if (!b->disps && !b->lens) {
         l->kind = MPID_LOOP_VECTOR;
