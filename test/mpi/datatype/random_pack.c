@@ -10,7 +10,8 @@
  *   - MPI_Get_elements(_x, _c) and MPI_Get_count on random byte counts against the model's
  *     counts of basic elements (MPI_UNDEFINED if the bytes end inside one); MPI_Pack_size at
  *     least the packed size.
- * REFTYPE_ITERS (default 2000) sets the number of types, REFTYPE_SEED (default 1) the first seed;
+ * Then the same checks on strided types in the shapes the copy kernels single out.
+ * REFTYPE_ITERS (default 2000) sets the number of random types, REFTYPE_SEED (default 1) the first seed;
  * type i uses seed REFTYPE_SEED + i, so a reported seed reruns alone with REFTYPE_SEED=<seed>
  * REFTYPE_ITERS=1 (REFTYPE_VERBOSE=1 prints every type).
  */
@@ -198,14 +199,14 @@ static void check_elements(MPI_Datatype t, const ref_map *m, MPI_Count type_size
               (long long) want_count);
 }
 
-static void check_type(unsigned long long seed)
+/* All the checks on t (freed at the end), random choices from seed. */
+static void check_type(MPI_Datatype t, unsigned long long seed)
 {
     rt_rng r;
     ref_map m1, m[4];
     rt_seed(&r, seed);
     cur_seed = seed;
     type_failed = 0;
-    MPI_Datatype t = rt_random_type(&r, &limits);
     cur_type = t;
     if (t == MPI_DATATYPE_NULL) {
         TFAIL("the generator could not build the type");
@@ -260,6 +261,29 @@ static void check_type(unsigned long long seed)
     MPI_Type_free(&t);
 }
 
+/* Strided blocks in the shapes the copy kernels treat apart, which random strides seldom hit:
+ * fixed block sizes, blocks cache lines and pages apart, and strides of a multiple of 512 bytes
+ * (whose blocks share a few L1 sets; unpack throttles its stores there), forward and backward. */
+static void check_kernel_shapes(void)
+{
+    static const int sizes[] = { 1, 8, 12, 16, 24, 32, 40, 64, 100, 256, 300 };
+    static const MPI_Aint strides[] = { 320, 512, -512, 1024, 1536, 2048, 4096, -4096, 4128, 12288, 32768 };
+    static const int counts[] = { 1, 6, 37 };
+    unsigned long long seed = 1u << 20;
+    for (size_t s = 0; s < sizeof strides / sizeof strides[0]; s++)
+        for (size_t b = 0; b < sizeof sizes / sizeof sizes[0]; b++)
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                MPI_Datatype t = MPI_DATATYPE_NULL;
+                if (sizes[b] % 8 == 0)   /* blocks of doubles, as applications send them */
+                    mpi_ok(MPI_Type_create_hvector(counts[c], sizes[b] / 8, strides[s], MPI_DOUBLE, &t),
+                           "MPI_Type_create_hvector");
+                else
+                    mpi_ok(MPI_Type_create_hvector(counts[c], sizes[b], strides[s], MPI_BYTE, &t),
+                           "MPI_Type_create_hvector");
+                check_type(t, seed++);
+            }
+}
+
 int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
@@ -269,8 +293,12 @@ int main(int argc, char **argv)
     verbose = (int) rt_env("REFTYPE_VERBOSE", 0);
     long long iters = rt_env("REFTYPE_ITERS", 2000);
     unsigned long long seed = (unsigned long long) rt_env("REFTYPE_SEED", 1);
-    for (long long i = 0; i < iters && failed_types < MAX_REPORTED; i++)
-        check_type(seed + (unsigned long long) i);
+    for (long long i = 0; i < iters && failed_types < MAX_REPORTED; i++) {
+        rt_rng r;
+        rt_seed(&r, seed + (unsigned long long) i);
+        check_type(rt_random_type(&r, &limits), seed + (unsigned long long) i);
+    }
+    check_kernel_shapes();
     if (failed_types >= MAX_REPORTED)
         fprintf(stderr, "stopped after %d failing types\n", failed_types);
     return MTest_Finalize();
