@@ -72,9 +72,7 @@ static int allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
                      MPI_Comm comm, MPI_Request *request)
 {
     MPIR_Comm *c;
-    int err = MPIR_Coll_comm(comm, &c);
-    if (err == MPI_SUCCESS)
-        err = MPIR_Coll_check_reduction(sendbuf, recvbuf, count, datatype, op);
+    int err = MPIR_Coll_check_reduction(comm, &c, sendbuf, recvbuf, count, datatype, op);
     if (err || (count == 0 && !request))
         return err;
     MPIR_Sched *s = MPIR_Sched_for(c, MPIR_TAG_ALLREDUCE, request);

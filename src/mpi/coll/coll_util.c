@@ -79,11 +79,11 @@ int MPIR_Coll_check_alias(const void *sendbuf, MPI_Count sendcount, const void *
     return MPI_SUCCESS;
 }
 
-int MPIR_Coll_check_reduction(const void *sendbuf, const void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                              MPI_Op op)
+int MPIR_Coll_check_reduction(MPI_Comm comm, MPIR_Comm **c, const void *sendbuf, const void *recvbuf,
+                              MPI_Count count, MPI_Datatype datatype, MPI_Op op)
 {
-    int err = MPI_SUCCESS;
-    if (sendbuf != MPI_IN_PLACE)
+    int err = MPIR_Coll_comm(comm, c);
+    if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
         err = MPIR_Coll_check_data("sendbuf", sendbuf, "count", count, "datatype", datatype, -1);
     if (err == MPI_SUCCESS)
         err = MPIR_Coll_check_data("recvbuf", recvbuf, "count", count, "datatype", datatype, -1);
@@ -91,6 +91,37 @@ int MPIR_Coll_check_reduction(const void *sendbuf, const void *recvbuf, MPI_Coun
         err = MPIR_Coll_check_alias(sendbuf, count, recvbuf, count);
     if (err == MPI_SUCCESS)
         err = MPIR_Op_check(op, datatype);
+    return err;
+}
+
+/* The names of one side's arguments, for the messages. */
+typedef struct {
+    const char *buf, *count, *counts, *type;
+} Arg_names;
+
+static const Arg_names send_names = { "sendbuf", "sendcount", "sendcounts", "sendtype" };
+static const Arg_names recv_names = { "recvbuf", "recvcount", "recvcounts", "recvtype" };
+
+int MPIR_Coll_check_rooted(bool gather, const void *data, MPI_Count count, MPI_Datatype type,
+                           const MPIR_Blocks *blocks, bool v, int root, const MPIR_Comm *c)
+{
+    const Arg_names *own = gather ? &send_names : &recv_names, *all = gather ? &recv_names : &send_names;
+    if (v && c->rank == root && !blocks->counts)
+        return MPIR_Err(MPI_ERR_ARG, "%s is NULL at the root", all->counts);
+    int err = MPIR_Coll_check_root(root, c);
+    if (err)
+        return err;
+    if (data == MPI_IN_PLACE && c->rank != root)
+        return MPIR_Err(MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root (rank %d, root %d)", c->rank, root);
+    if (data != MPI_IN_PLACE)
+        err = MPIR_Coll_check_data(own->buf, data, own->count, count, own->type, type, -1);
+    if (err || c->rank != root)
+        return err;
+    if (blocks->displs == NULL && blocks->counts != NULL)
+        return MPIR_Err(MPI_ERR_ARG, "displs is NULL at the root");
+    err = MPIR_Coll_check_blocks(all->buf, blocks, c->size, blocks->counts ? all->counts : all->count, all->type);
+    if (err == MPI_SUCCESS)     /* the check is the same with the buffers either way round */
+        err = MPIR_Coll_check_alias(data, count, blocks->buf, 1);
     return err;
 }
 

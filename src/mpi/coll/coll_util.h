@@ -41,10 +41,17 @@ int MPIR_Coll_check_blocks(const char *buf_name, const struct MPIR_Blocks *b, in
                            const char *type_name);
 /* A send buffer that is also the receive buffer (MPI_IN_PLACE exists for that): MPI_ERR_BUFFER. */
 int MPIR_Coll_check_alias(const void *sendbuf, MPI_Count sendcount, const void *recvbuf, MPI_Count recvcount);
-/* The arguments of a reduction whose result every rank receives (allreduce, scan, exscan):
- * sendbuf (unless MPI_IN_PLACE) and recvbuf, their aliasing, and op on datatype. */
-int MPIR_Coll_check_reduction(const void *sendbuf, const void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                              MPI_Op op);
+/* The communicator (MPIR_Coll_comm) and arguments of a reduction whose result every rank receives
+ * (allreduce, scan, exscan): sendbuf (unless MPI_IN_PLACE) and recvbuf, their aliasing, and op on
+ * datatype. */
+int MPIR_Coll_check_reduction(MPI_Comm comm, MPIR_Comm **c, const void *sendbuf, const void *recvbuf,
+                              MPI_Count count, MPI_Datatype datatype, MPI_Op op);
+/* The arguments of a linear gather (gather: the ranks' data goes to the root) or scatter, checked
+ * in one place because one is the mirror of the other: data (count, type) is every rank's own
+ * buffer (sendbuf of a gather, recvbuf of a scatter; MPI_IN_PLACE only at the root), blocks the
+ * root's buffer of one block per rank; v: MPI_Gatherv/MPI_Scatterv, whose counts must be given. */
+int MPIR_Coll_check_rooted(bool gather, const void *data, MPI_Count count, MPI_Datatype type,
+                           const struct MPIR_Blocks *blocks, bool v, int root, const MPIR_Comm *c);
 
 /* ---- data ---- */
 

@@ -23,36 +23,14 @@ static void build(MPIR_Sched *s, const void *sendbuf, MPI_Count sendcount, MPI_D
     }
 }
 
-static int check(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, const MPIR_Blocks *recv,
-                 int root, MPIR_Comm *c)
-{
-    int err = MPIR_Coll_check_root(root, c);
-    if (err)
-        return err;
-    if (sendbuf == MPI_IN_PLACE && c->rank != root)
-        return MPIR_Err(MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root (rank %d, root %d)", c->rank, root);
-    if (sendbuf != MPI_IN_PLACE)
-        err = MPIR_Coll_check_data("sendbuf", sendbuf, "sendcount", sendcount, "sendtype", sendtype, -1);
-    if (err || c->rank != root)
-        return err;
-    if (recv->displs == NULL && recv->counts != NULL)
-        return MPIR_Err(MPI_ERR_ARG, "displs is NULL at the root");
-    err = MPIR_Coll_check_blocks("recvbuf", recv, c->size, recv->counts ? "recvcounts" : "recvcount", "recvtype");
-    if (err == MPI_SUCCESS)
-        err = MPIR_Coll_check_alias(sendbuf, sendcount, recv->buf, 1);
-    return err;
-}
-
 /* v: MPI_Gatherv (recv has per-rank counts and displacements). */
 static int gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, const MPIR_Blocks *recv, bool v,
                   int root, MPI_Comm comm, MPI_Request *request)
 {
     MPIR_Comm *c;
     int err = MPIR_Coll_comm(comm, &c);
-    if (err == MPI_SUCCESS && v && c->rank == root && !recv->counts)
-        err = MPIR_Err(MPI_ERR_ARG, "recvcounts is NULL at the root");
     if (err == MPI_SUCCESS)
-        err = check(sendbuf, sendcount, sendtype, recv, root, c);
+        err = MPIR_Coll_check_rooted(true, sendbuf, sendcount, sendtype, recv, v, root, c);
     if (err)
         return err;
     MPIR_Sched *s = MPIR_Sched_for(c, MPIR_TAG_GATHER, request);

@@ -40,9 +40,7 @@ static int check_and_scan(const void *sendbuf, void *recvbuf, MPI_Count count, M
                           bool exclusive, MPI_Comm comm, MPI_Request *request)
 {
     MPIR_Comm *c;
-    int err = MPIR_Coll_comm(comm, &c);
-    if (err == MPI_SUCCESS)
-        err = MPIR_Coll_check_reduction(sendbuf, recvbuf, count, datatype, op);
+    int err = MPIR_Coll_check_reduction(comm, &c, sendbuf, recvbuf, count, datatype, op);
     if (err || (count == 0 && !request))
         return err;
     MPIR_Sched *s = MPIR_Sched_for(c, MPIR_TAG_SCAN, request);

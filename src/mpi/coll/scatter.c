@@ -22,36 +22,14 @@ void MPIR_Sched_add_scatter(MPIR_Sched *s, const MPIR_Blocks *send, void *recvbu
     }
 }
 
-static int check(const MPIR_Blocks *send, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                 MPIR_Comm *c)
-{
-    int err = MPIR_Coll_check_root(root, c);
-    if (err)
-        return err;
-    if (recvbuf == MPI_IN_PLACE && c->rank != root)
-        return MPIR_Err(MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root (rank %d, root %d)", c->rank, root);
-    if (recvbuf != MPI_IN_PLACE)
-        err = MPIR_Coll_check_data("recvbuf", recvbuf, "recvcount", recvcount, "recvtype", recvtype, -1);
-    if (err || c->rank != root)
-        return err;
-    if (send->displs == NULL && send->counts != NULL)
-        return MPIR_Err(MPI_ERR_ARG, "displs is NULL at the root");
-    err = MPIR_Coll_check_blocks("sendbuf", send, c->size, send->counts ? "sendcounts" : "sendcount", "sendtype");
-    if (err == MPI_SUCCESS)
-        err = MPIR_Coll_check_alias(send->buf, 1, recvbuf, recvcount);
-    return err;
-}
-
 /* v: MPI_Scatterv (send has per-rank counts and displacements). */
 static int scatter(const MPIR_Blocks *send, bool v, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request *request)
 {
     MPIR_Comm *c;
     int err = MPIR_Coll_comm(comm, &c);
-    if (err == MPI_SUCCESS && v && c->rank == root && !send->counts)
-        err = MPIR_Err(MPI_ERR_ARG, "sendcounts is NULL at the root");
     if (err == MPI_SUCCESS)
-        err = check(send, recvbuf, recvcount, recvtype, root, c);
+        err = MPIR_Coll_check_rooted(false, recvbuf, recvcount, recvtype, send, v, root, c);
     if (err)
         return err;
     MPIR_Sched *s = MPIR_Sched_for(c, MPIR_TAG_SCATTER, request);

@@ -118,55 +118,53 @@ static int publish_ranks(const MPIR_Group *g, const int *ranks, int n, MPI_Group
     return err;
 }
 
-int MPIR_Group_incl_impl(MPI_Group group, int n, const int *ranks, MPI_Group *newgroup)
+/* MPI_Group_incl (incl) and MPI_Group_excl: the members at the given ranks, in their order, or all the
+ * others, in group order. */
+static int select_ranks(MPI_Group group, int n, const int *ranks, bool incl, MPI_Group *newgroup)
 {
     MPIR_Group *g = MPIR_Group_lookup(group);
-    bool *seen;
+    bool *seen = NULL;      /* set on success; initialized for -Wmaybe-uninitialized */
     int err = mark_ranks(g, n, ranks, &seen);
     if (err)
         return err;
+    err = incl ? publish_ranks(g, ranks, n, newgroup) : publish_unmarked(g, seen, newgroup);
     free(seen);
-    return publish_ranks(g, ranks, n, newgroup);
+    return err;
+}
+
+/* Their range forms: the same with the ranks the triplets name. */
+static int select_ranges(MPI_Group group, int n, int (*ranges)[3], bool incl, MPI_Group *newgroup)
+{
+    MPIR_Group *g = MPIR_Group_lookup(group);
+    int *list = NULL, count = 0;
+    bool *seen = NULL;      /* set on success; initialized for -Wmaybe-uninitialized */
+    int err = expand_ranges(g, n, (const int (*)[3]) ranges, &list, &count, &seen);
+    if (err)
+        return err;
+    err = incl ? publish_ranks(g, list, count, newgroup) : publish_unmarked(g, seen, newgroup);
+    free(list);
+    free(seen);
+    return err;
+}
+
+int MPIR_Group_incl_impl(MPI_Group group, int n, const int *ranks, MPI_Group *newgroup)
+{
+    return select_ranks(group, n, ranks, true, newgroup);
 }
 
 int MPIR_Group_excl_impl(MPI_Group group, int n, const int *ranks, MPI_Group *newgroup)
 {
-    MPIR_Group *g = MPIR_Group_lookup(group);
-    bool *seen;
-    int err = mark_ranks(g, n, ranks, &seen);
-    if (err)
-        return err;
-    err = publish_unmarked(g, seen, newgroup);
-    free(seen);
-    return err;
+    return select_ranks(group, n, ranks, false, newgroup);
 }
 
 int MPIR_Group_range_incl_impl(MPI_Group group, int n, int (*ranges)[3], MPI_Group *newgroup)
 {
-    MPIR_Group *g = MPIR_Group_lookup(group);
-    int *list, count;
-    bool *seen;
-    int err = expand_ranges(g, n, (const int (*)[3]) ranges, &list, &count, &seen);
-    if (err)
-        return err;
-    err = publish_ranks(g, list, count, newgroup);
-    free(list);
-    free(seen);
-    return err;
+    return select_ranges(group, n, ranges, true, newgroup);
 }
 
 int MPIR_Group_range_excl_impl(MPI_Group group, int n, int (*ranges)[3], MPI_Group *newgroup)
 {
-    MPIR_Group *g = MPIR_Group_lookup(group);
-    int *list, count;
-    bool *seen;
-    int err = expand_ranges(g, n, (const int (*)[3]) ranges, &list, &count, &seen);
-    if (err)
-        return err;
-    err = publish_unmarked(g, seen, newgroup);
-    free(list);
-    free(seen);
-    return err;
+    return select_ranges(group, n, ranges, false, newgroup);
 }
 
 enum set_op { UNION, INTERSECTION, DIFFERENCE };

@@ -193,10 +193,24 @@ int MPIR_Info_dup_impl(MPI_Info info, MPI_Info *newinfo)
     return err;
 }
 
-int MPIR_Info_set_impl(MPI_Info info, const char *key, const char *value)
+/* Removes key (its entry's place closes up). */
+static int delete_locked(MPIR_Info *info, const char *key)
+{
+    int i = find_key(info, key);
+    if (i < 0)
+        return MPIR_Err(MPI_ERR_INFO_NOKEY, "the key \"%s\" is not set", key);
+    free(info->entries[i].key);
+    memmove(&info->entries[i], &info->entries[i + 1], (size_t) (info->nkeys - i - 1) * sizeof *info->entries);
+    info->nkeys--;
+    return MPI_SUCCESS;
+}
+
+/* MPI_Info_set (value) and MPI_Info_delete (value NULL; the binding rejects a NULL value): the
+ * checks, in the order their errors are reported, then the change with the lock held. */
+static int change(MPI_Info info, const char *key, const char *value)
 {
     int err = check_key(key);
-    if (err == MPI_SUCCESS)
+    if (err == MPI_SUCCESS && value)
         err = check_value(value);
     if (err == MPI_SUCCESS && info == MPI_INFO_ENV)
         err = read_only();
@@ -206,33 +220,19 @@ int MPIR_Info_set_impl(MPI_Info info, const char *key, const char *value)
     MPIR_Info *p;
     err = get_locked(info, &p);
     if (err == MPI_SUCCESS)
-        err = MPIR_Info_set_locked(p, key, value);
+        err = value ? MPIR_Info_set_locked(p, key, value) : delete_locked(p, key);
     MPIR_Info_unlock();
     return err;
 }
 
+int MPIR_Info_set_impl(MPI_Info info, const char *key, const char *value)
+{
+    return change(info, key, value);
+}
+
 int MPIR_Info_delete_impl(MPI_Info info, const char *key)
 {
-    int err = check_key(key);
-    if (err == MPI_SUCCESS && info == MPI_INFO_ENV)
-        err = read_only();
-    if (err != MPI_SUCCESS)
-        return err;
-    MPIR_Info_lock();
-    MPIR_Info *p;
-    err = get_locked(info, &p);
-    if (err == MPI_SUCCESS) {
-        int i = find_key(p, key);
-        if (i < 0) {
-            err = MPIR_Err(MPI_ERR_INFO_NOKEY, "the key \"%s\" is not set", key);
-        } else {
-            free(p->entries[i].key);
-            memmove(&p->entries[i], &p->entries[i + 1], (size_t) (p->nkeys - i - 1) * sizeof *p->entries);
-            p->nkeys--;
-        }
-    }
-    MPIR_Info_unlock();
-    return err;
+    return change(info, key, NULL);
 }
 
 /* Looks key up (after checking it) and calls fn on its value with the lock held; *flag says

@@ -25,18 +25,6 @@ static void message_release(MPIR_Message *m)
     MPIR_Pool_free(&message_pool, m);
 }
 
-/* The status of MPI_PROC_NULL: empty, from MPI_PROC_NULL; the error field is left alone, as by
- * every call that completes one operation. */
-static void proc_null_status(MPI_Status *status)
-{
-    if (MPIR_Status_is_ignore(status))
-        return;
-    int error = status->MPI_ERROR;
-    MPIR_Pt2pt_status_empty(status);
-    status->MPI_SOURCE = MPI_PROC_NULL;
-    status->MPI_ERROR = error;
-}
-
 /* ---- probing ---- */
 
 /* One attempt (block: until found). The record is allocated first, so a message taken off the
@@ -45,9 +33,7 @@ static int mprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *me
                   bool block)
 {
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
-    int err = MPIR_Pt2pt_check_source(c, source);
-    if (err == MPI_SUCCESS)
-        err = MPIR_Pt2pt_check_tag(tag, true);
+    int err = MPIR_Pt2pt_check_peer(c, source, tag, true);
     if (err == MPI_SUCCESS && message == NULL)
         err = MPIR_Err(MPI_ERR_ARG, "message is NULL");
     if (err)
@@ -55,7 +41,7 @@ static int mprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *me
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         *message = MPI_MESSAGE_NO_PROC;
-        proc_null_status(status);
+        MPIR_Pt2pt_status_proc_null(status);
         return MPI_SUCCESS;
     }
     MPIR_Message *m = MPIR_Pool_alloc(&message_pool);
@@ -126,7 +112,7 @@ int MPIR_Mrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Messa
     if (err)
         return err;
     if (req == NULL) {
-        proc_null_status(status);
+        MPIR_Pt2pt_status_proc_null(status);
         return MPI_SUCCESS;
     }
     MPIR_Request_wait(req);

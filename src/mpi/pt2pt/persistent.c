@@ -14,9 +14,7 @@ static int persistent_init(const void *buf, MPI_Count count, MPI_Datatype type, 
 {
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
     bool recv = op == MPIR_PERSIST_RECV;
-    int err = recv ? MPIR_Pt2pt_check_source(c, peer) : MPIR_Pt2pt_check_dest(c, peer);
-    if (err == MPI_SUCCESS)
-        err = MPIR_Pt2pt_check_tag(tag, recv);
+    int err = MPIR_Pt2pt_check_peer(c, peer, tag, recv);
     if (err)
         return err;
     MPIR_Request *req = MPIR_Request_create(recv ? MPIR_REQUEST_RECV : MPIR_REQUEST_SEND);

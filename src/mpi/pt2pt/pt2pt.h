@@ -26,6 +26,13 @@ int MPIR_Pt2pt_check_dest(const MPIR_Comm *comm, int dest);
 int MPIR_Pt2pt_check_source(const MPIR_Comm *comm, int source);
 /* tag of a send: 0..MPIR_TAG_UB; of a receive: also MPI_ANY_TAG. */
 int MPIR_Pt2pt_check_tag(int tag, bool is_recv);
+/* The peer (dest of a send; source of a receive or probe) and the tag: the checks every operation
+ * starts with, in one place so that all report the same error first. */
+static inline int MPIR_Pt2pt_check_peer(const MPIR_Comm *comm, int peer, int tag, bool is_recv)
+{
+    int err = is_recv ? MPIR_Pt2pt_check_source(comm, peer) : MPIR_Pt2pt_check_dest(comm, peer);
+    return err ? err : MPIR_Pt2pt_check_tag(tag, is_recv);
+}
 
 /* ---- statuses ---- */
 /* The empty status of the standard: any source, any tag, success, no data, not cancelled. */
@@ -38,6 +45,18 @@ static inline void MPIR_Pt2pt_status_empty(MPI_Status *status)
     status->MPI_ERROR = MPI_SUCCESS;
     MPIR_Status_set_bytes(status, 0);
     MPIR_Status_set_cancelled(status, false);
+}
+
+/* The status of a probe or receive of MPI_PROC_NULL: empty, from MPI_PROC_NULL; the error field is
+ * left alone, as by every call about one operation. */
+static inline void MPIR_Pt2pt_status_proc_null(MPI_Status *status)
+{
+    if (MPIR_Status_is_ignore(status))
+        return;
+    int error = status->MPI_ERROR;
+    MPIR_Pt2pt_status_empty(status);
+    status->MPI_SOURCE = MPI_PROC_NULL;
+    status->MPI_ERROR = error;
 }
 
 /* Copies a completed operation's status for the user (nothing for MPI_STATUS_IGNORE). The error

@@ -10,9 +10,7 @@ int MPIR_Pt2pt_isend(const void *buf, MPI_Count count, MPI_Datatype type, int de
                      int mode, MPIR_Request **req)
 {
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
-    int err = MPIR_Pt2pt_check_dest(c, dest);
-    if (err == MPI_SUCCESS)
-        err = MPIR_Pt2pt_check_tag(tag, false);
+    int err = MPIR_Pt2pt_check_peer(c, dest, tag, false);
     if (err == MPI_SUCCESS)
         err = MPID_Isend(buf, count, type, dest, tag, c, 0, mode, req);
     return err;
@@ -22,9 +20,7 @@ int MPIR_Pt2pt_irecv(void *buf, MPI_Count count, MPI_Datatype type, int source, 
                      MPIR_Request **req)
 {
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
-    int err = MPIR_Pt2pt_check_source(c, source);
-    if (err == MPI_SUCCESS)
-        err = MPIR_Pt2pt_check_tag(tag, true);
+    int err = MPIR_Pt2pt_check_peer(c, source, tag, true);
     if (err == MPI_SUCCESS)
         err = MPID_Irecv(buf, count, type, source, tag, c, 0, req);
     return err;
@@ -34,9 +30,7 @@ static int send_blocking(const void *buf, MPI_Count count, MPI_Datatype type, in
                          int mode)
 {
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
-    int err = MPIR_Pt2pt_check_dest(c, dest);
-    if (err == MPI_SUCCESS)
-        err = MPIR_Pt2pt_check_tag(tag, false);
+    int err = MPIR_Pt2pt_check_peer(c, dest, tag, false);
     MPIR_Request *req = NULL;
     if (err == MPI_SUCCESS)
         err = MPID_Send(buf, count, type, dest, tag, c, 0, mode, &req);

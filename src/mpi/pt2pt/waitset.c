@@ -41,28 +41,43 @@ static int in_status(MPI_Count nfailed, MPI_Count first)
                     (long long) first);
 }
 
+/* One look at the set for the *any and *some forms: the entries whose operation is complete go to
+ * indices, in order, until max of them are found; *active says whether any entry is active at all. */
+static int find_complete(MPI_Count count, const MPI_Request *reqs, MPI_Count max, int *indices, int *n,
+                         bool *active)
+{
+    *n = 0;
+    *active = false;
+    for (MPI_Count i = 0; i < count && *n < max; i++) {
+        if (reqs[i] == MPI_REQUEST_NULL)
+            continue;
+        MPIR_Request *req;
+        int err = entry(reqs, i, &req);
+        if (err)
+            return err;
+        if (MPIR_Request_is_inactive(req))
+            continue;
+        *active = true;
+        if (MPIR_Request_is_complete(req))
+            indices[(*n)++] = (int) i;
+    }
+    return MPI_SUCCESS;
+}
+
 /* ---- any ---- */
 
 static int any(MPI_Count count, MPI_Request *reqs, int *index, int *flag, MPI_Status *status,
                MPI_Comm *err_comm, bool block, bool reap)
 {
     for (int step = 0;; step++) {
-        bool active = false;
-        for (MPI_Count i = 0; i < count; i++) {
-            if (reqs[i] == MPI_REQUEST_NULL)
-                continue;
-            MPIR_Request *req;
-            int err = entry(reqs, i, &req);
-            if (err)
-                return err;
-            if (MPIR_Request_is_inactive(req))
-                continue;
-            active = true;
-            if (MPIR_Request_is_complete(req)) {
-                *index = (int) i;
-                *flag = 1;
-                return report(reqs, i, req, status, false, err_comm, reap);
-            }
+        int n;
+        bool active;
+        int err = find_complete(count, reqs, 1, index, &n, &active);
+        if (err)
+            return err;
+        if (n > 0) {
+            *flag = 1;
+            return report(reqs, *index, MPIR_Request_lookup(reqs[*index]), status, false, err_comm, reap);
         }
         *index = MPI_UNDEFINED;
         if (!active) {
@@ -179,28 +194,11 @@ static int some(MPI_Count incount, MPI_Request *reqs, int *outcount, int *indice
     /* First note which are complete (in indices), so that exactly those are reported and the
      * decision to write the error fields holds for all of them. */
     int n;
-    MPI_Count nfailed, first;
     for (int step = 0;; step++) {
-        bool active = false;
-        n = 0;
-        nfailed = 0;
-        first = -1;
-        for (MPI_Count i = 0; i < incount; i++) {
-            if (reqs[i] == MPI_REQUEST_NULL)
-                continue;
-            MPIR_Request *req;
-            int err = entry(reqs, i, &req);
-            if (err)
-                return err;
-            if (MPIR_Request_is_inactive(req))
-                continue;
-            active = true;
-            if (MPIR_Request_is_complete(req)) {
-                indices[n++] = (int) i;
-                if (MPIR_Request_error(req) != MPI_SUCCESS && nfailed++ == 0)
-                    first = i;
-            }
-        }
+        bool active;
+        int err = find_complete(incount, reqs, incount, indices, &n, &active);
+        if (err)
+            return err;
         if (!active) {
             *outcount = MPI_UNDEFINED;
             return MPI_SUCCESS;
@@ -209,6 +207,10 @@ static int some(MPI_Count incount, MPI_Request *reqs, int *outcount, int *indice
             break;
         MPIR_Pt2pt_poll(step > 0);
     }
+    MPI_Count nfailed = 0, first = -1;
+    for (int k = 0; k < n; k++)
+        if (MPIR_Request_error(MPIR_Request_lookup(reqs[indices[k]])) != MPI_SUCCESS && nfailed++ == 0)
+            first = indices[k];
     for (int k = 0; k < n; k++)
         report(reqs, indices[k], MPIR_Request_lookup(reqs[indices[k]]), status_at(statuses, k), nfailed > 0,
                err_comm, reap);
