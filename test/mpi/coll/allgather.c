@@ -28,28 +28,13 @@ static void test_allgather(MPI_Comm comm, int family, int m, int in_place)
             put_elem(in_place ? rl : sl, in_place ? rb.base + rank * rl->block : sb.base, k, value(rank, shift, k));
         CHECK_MPI(MPI_Allgather(in_place ? MPI_IN_PLACE : sb.base, in_place ? -1 : sl->count,
                                 in_place ? MPI_DATATYPE_NULL : sl->type, rb.base, rl->count, rl->type, comm));
-        unsigned char *map = calloc(rb.size, 1);
-        for (int i = 0; i < size; i++) {
-            char *block = rb.base + i * rl->block;
-            mark_block(&rb, map, rl, block, m);
-            for (int k = 0; k < m; k++) {
-                int v;
-                int ok = get_elem(rl, block, k, &v);
-                CHECK(ok && v == value(i, shift, k), "%sblock of %d as %s, element %d: got %d, expected %d in %s",
-                      in_place ? "in place, " : "", i, rl->name, k, v, value(i, shift, k), colltest_name(comm));
-            }
-        }
-        check_gaps(&rb, map, rl->name);
-        free(map);
+        char what[200];
+        snprintf(what, sizeof what, "MPI_Allgather%s in %s", in_place ? " in place" : "", colltest_name(comm));
+        blocks_check(&rb, rl, size, m, value, 1, 0, shift, what);
         buf_free(&rb);
         buf_free(&sb);
     }
     layouts_free(ls, nl);
-}
-
-static int count_of(int i, int m)
-{
-    return (i * 5) % 4 + m;
 }
 
 static void test_allgatherv(MPI_Comm comm, int family, int m, int in_place)
@@ -63,17 +48,11 @@ static void test_allgatherv(MPI_Comm comm, int family, int m, int in_place)
     Vblock *vb = malloc((size_t) size * sizeof(Vblock));
     for (int shift = 0; shift < nl; shift++) {
         const Layout *sl = &ls[(rank + shift) % nl], *rl = &ls[(rank + shift + 1) % nl];
-        Vblock mine = { sl, count_of(rank, m), 0 };
+        Vblock mine = { sl, vblock_count(rank, m), 0 };
         Buf sb, rb;
         buf_alloc(&sb, 0, (mine.count + 1) * sl->stride);
         vblock_fill(&sb, &mine, value, rank, shift);
-        for (int i = 0; i < size; i++)
-            vb[i] = (Vblock) { rl, count_of(i, m), 0 };
-        buf_alloc(&rb, 0, vblocks_place(vb, size));
-        for (int i = 0; i < size; i++) {
-            counts[i] = vb[i].count;
-            displs[i] = (int) (vb[i].off / rl->stride);
-        }
+        vblocks_make(vb, size, rl, m, &rb, counts, displs);
         if (in_place)
             vblock_fill(&rb, &vb[rank], value, rank, shift);
         CHECK_MPI(MPI_Allgatherv(in_place ? MPI_IN_PLACE : sb.base, in_place ? 0 : mine.count,
@@ -92,17 +71,10 @@ static void test_allgatherv(MPI_Comm comm, int family, int m, int in_place)
 
 int main(int argc, char **argv)
 {
+    static const Layouts_case cases[] = {
+        { test_allgather, 1 }, { test_allgather, 9 }, { test_allgatherv, 0 }, { test_allgatherv, 3 },
+    };
     MTest_Init(&argc, &argv);
-    Colltest_comms cs;
-    colltest_comms(&cs);
-    for (int i = 0; i < cs.n; i++)
-        for (int family = INTS; family <= RECORDS; family++)
-            for (int in_place = 0; in_place < 2; in_place++) {
-                test_allgather(cs.comms[i], family, 1, in_place);
-                test_allgather(cs.comms[i], family, 9, in_place);
-                test_allgatherv(cs.comms[i], family, 0, in_place);
-                test_allgatherv(cs.comms[i], family, 3, in_place);
-            }
-    colltest_free(&cs);
+    layouts_run(cases, sizeof cases / sizeof cases[0]);
     return MTest_Finalize();
 }

@@ -36,20 +36,9 @@ static void test_alltoall(MPI_Comm comm, int family, int m, int in_place)
             }
         CHECK_MPI(MPI_Alltoall(in_place ? MPI_IN_PLACE : sb.base, in_place ? -1 : sl->count,
                                in_place ? MPI_DATATYPE_NULL : sl->type, rb.base, rl->count, rl->type, comm));
-        unsigned char *map = calloc(rb.size, 1);
-        for (int s = 0; s < size; s++) {
-            char *block = rb.base + s * rl->block;
-            mark_block(&rb, map, rl, block, m);
-            for (int k = 0; k < m; k++) {
-                int v;
-                int ok = get_elem(rl, block, k, &v);
-                CHECK(ok && v == value(PAIR(s, rank), shift, k), "%sfrom %d as %s, element %d: got %d, expected %d in %s",
-                      in_place ? "in place, " : "", s, rl->name, k, v, value(PAIR(s, rank), shift, k),
-                      colltest_name(comm));
-            }
-        }
-        check_gaps(&rb, map, rl->name);
-        free(map);
+        char what[200];
+        snprintf(what, sizeof what, "MPI_Alltoall%s in %s", in_place ? " in place" : "", colltest_name(comm));
+        blocks_check(&rb, rl, size, m, value, PAIR(1, 0), rank, shift, what);   /* block s: PAIR(s, rank) */
         buf_free(&rb);
         buf_free(&sb);
     }
@@ -119,21 +108,23 @@ static void test_alltoallvw(MPI_Comm comm, int family, int m, int in_place, int 
     layouts_free(ls, nl);
 }
 
+static void test_alltoallv(MPI_Comm comm, int family, int m, int in_place)
+{
+    test_alltoallvw(comm, family, m, in_place, 0);
+}
+
+static void test_alltoallw(MPI_Comm comm, int family, int m, int in_place)
+{
+    test_alltoallvw(comm, family, m, in_place, 1);
+}
+
 int main(int argc, char **argv)
 {
+    static const Layouts_case cases[] = {
+        { test_alltoall, 1 }, { test_alltoall, 5 }, { test_alltoallv, 0 }, { test_alltoallv, 2 },
+        { test_alltoallw, 0 }, { test_alltoallw, 2 },
+    };
     MTest_Init(&argc, &argv);
-    Colltest_comms cs;
-    colltest_comms(&cs);
-    for (int i = 0; i < cs.n; i++)
-        for (int family = INTS; family <= RECORDS; family++)
-            for (int in_place = 0; in_place < 2; in_place++) {
-                test_alltoall(cs.comms[i], family, 1, in_place);
-                test_alltoall(cs.comms[i], family, 5, in_place);
-                for (int w = 0; w < 2; w++) {
-                    test_alltoallvw(cs.comms[i], family, 0, in_place, w);
-                    test_alltoallvw(cs.comms[i], family, 2, in_place, w);
-                }
-            }
-    colltest_free(&cs);
+    layouts_run(cases, sizeof cases / sizeof cases[0]);
     return MTest_Finalize();
 }

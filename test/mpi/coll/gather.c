@@ -34,20 +34,10 @@ static void test_gather(MPI_Comm comm, int family, int m, int in_place)
                         put_elem(rl, rb.base + root * rl->block, k, value(root, shift, k));
                 CHECK_MPI(MPI_Gather(in_place ? MPI_IN_PLACE : sb.base, in_place ? -1 : sl->count,
                                      in_place ? MPI_DATATYPE_NULL : sl->type, rb.base, rl->count, rl->type, root, comm));
-                unsigned char *map = calloc(rb.size, 1);
-                for (int i = 0; i < size; i++) {
-                    char *block = rb.base + i * rl->block;
-                    mark_block(&rb, map, rl, block, m);
-                    for (int k = 0; k < m; k++) {
-                        int v;
-                        int ok = get_elem(rl, block, k, &v);
-                        CHECK(ok && v == value(i, shift, k), "%sroot %d, from %d as %s into %s, element %d: got %d, "
-                              "expected %d in %s", in_place ? "in place, " : "", root, i, ls[(i + shift) % nl].name,
-                              rl->name, k, v, value(i, shift, k), colltest_name(comm));
-                    }
-                }
-                check_gaps(&rb, map, rl->name);
-                free(map);
+                char what[200];
+                snprintf(what, sizeof what, "MPI_Gather%s to root %d in %s", in_place ? " in place" : "", root,
+                         colltest_name(comm));
+                blocks_check(&rb, rl, size, m, value, 1, 0, shift, what);
                 buf_free(&rb);
             } else {
                 /* receive arguments are not significant here */
@@ -56,12 +46,6 @@ static void test_gather(MPI_Comm comm, int family, int m, int in_place)
             buf_free(&sb);
         }
     layouts_free(ls, nl);
-}
-
-/* rank i sends count(i) elements */
-static int count_of(int i, int m)
-{
-    return (i * 5) % 4 + m;
 }
 
 static void test_gatherv(MPI_Comm comm, int family, int m, int in_place)
@@ -77,7 +61,7 @@ static void test_gatherv(MPI_Comm comm, int family, int m, int in_place)
         for (int root = 0; root < size; root++) {
             const Layout *sl = &ls[(rank + shift) % nl], *rl = &ls[(root + shift + 1) % nl];
             Buf sb, rb;
-            Vblock mine = { sl, count_of(rank, m), 0 };
+            Vblock mine = { sl, vblock_count(rank, m), 0 };
             buf_alloc(&sb, 0, (mine.count + 1) * sl->stride);
             vblock_fill(&sb, &mine, value, rank, shift);
             if (rank != root) {
@@ -87,13 +71,7 @@ static void test_gatherv(MPI_Comm comm, int family, int m, int in_place)
                 buf_free(&sb);
                 continue;
             }
-            for (int i = 0; i < size; i++)
-                vb[i] = (Vblock) { rl, count_of(i, m), 0 };
-            buf_alloc(&rb, 0, vblocks_place(vb, size));
-            for (int i = 0; i < size; i++) {
-                counts[i] = vb[i].count;
-                displs[i] = (int) (vb[i].off / rl->stride);
-            }
+            vblocks_make(vb, size, rl, m, &rb, counts, displs);
             if (in_place)
                 vblock_fill(&rb, &vb[root], value, root, shift);
             CHECK_MPI(MPI_Gatherv(in_place ? MPI_IN_PLACE : sb.base, in_place ? 0 : mine.count,
@@ -113,17 +91,10 @@ static void test_gatherv(MPI_Comm comm, int family, int m, int in_place)
 
 int main(int argc, char **argv)
 {
+    static const Layouts_case cases[] = {
+        { test_gather, 1 }, { test_gather, 6 }, { test_gatherv, 0 }, { test_gatherv, 3 },
+    };
     MTest_Init(&argc, &argv);
-    Colltest_comms cs;
-    colltest_comms(&cs);
-    for (int i = 0; i < cs.n; i++)
-        for (int family = INTS; family <= RECORDS; family++)
-            for (int in_place = 0; in_place < 2; in_place++) {
-                test_gather(cs.comms[i], family, 1, in_place);
-                test_gather(cs.comms[i], family, 6, in_place);
-                test_gatherv(cs.comms[i], family, 0, in_place);
-                test_gatherv(cs.comms[i], family, 3, in_place);
-            }
-    colltest_free(&cs);
+    layouts_run(cases, sizeof cases / sizeof cases[0]);
     return MTest_Finalize();
 }

@@ -18,7 +18,7 @@
 #define LAYOUTS_H_INCLUDED
 
 #include <stdlib.h>
-#include "mtest.h"
+#include "colltest.h"
 
 enum { INTS, RECORDS };
 
@@ -290,6 +290,61 @@ static inline int vblocks_check(const Buf *b, const Vblock *vb, int n, int (*val
     fails += check_gaps(b, map, what);
     free(map);
     return fails;
+}
+
+/* The same for the regular collectives: n blocks of m elements of layout l, block i at i * l->block
+ * and filled with value(i * key_scale + key_base, y, k). Returns the failures. */
+static inline int blocks_check(const Buf *b, const Layout *l, int n, int m, int (*value)(int, int, int),
+                               int key_scale, int key_base, int y, const char *what)
+{
+    Vblock *vb = malloc((size_t) (n > 0 ? n : 1) * sizeof(Vblock));
+    for (int i = 0; i < n; i++)
+        vb[i] = (Vblock) { l, m, i * l->block };
+    int fails = vblocks_check(b, vb, n, value, key_scale, key_base, y, what);
+    free(vb);
+    return fails;
+}
+
+/* ---- running the tests ---- */
+
+/* One test of a collective: fn(comm, family, m, in_place) with blocks of m elements. */
+typedef struct {
+    void (*fn)(MPI_Comm comm, int family, int m, int in_place);
+    int m;
+} Layouts_case;
+
+/* Runs every case on every communicator of colltest_comms, with both families, out of place and
+ * in place. */
+static inline void layouts_run(const Layouts_case *cases, int n)
+{
+    Colltest_comms cs;
+    colltest_comms(&cs);
+    for (int i = 0; i < cs.n; i++)
+        for (int family = INTS; family <= RECORDS; family++)
+            for (int in_place = 0; in_place < 2; in_place++)
+                for (int c = 0; c < n; c++)
+                    cases[c].fn(cs.comms[i], family, cases[c].m, in_place);
+    colltest_free(&cs);
+}
+
+/* How many elements rank i contributes to a v collective of base count m (uneven, 0 included). */
+static inline int vblock_count(int i, int m)
+{
+    return (i * 5) % 4 + m;
+}
+
+/* The n blocks of a v collective's buffer, all in layout l, block i of vblock_count(i, m) elements:
+ * placed in vb, a new buffer b for them, and the counts and displacements (in extents of l) that
+ * describe them. */
+static inline void vblocks_make(Vblock *vb, int n, const Layout *l, int m, Buf *b, int *counts, int *displs)
+{
+    for (int i = 0; i < n; i++)
+        vb[i] = (Vblock) { l, vblock_count(i, m), 0 };
+    buf_alloc(b, 0, vblocks_place(vb, n));
+    for (int i = 0; i < n; i++) {
+        counts[i] = vb[i].count;
+        displs[i] = (int) (vb[i].off / l->stride);
+    }
 }
 
 #endif

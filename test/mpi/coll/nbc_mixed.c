@@ -10,24 +10,7 @@
  * MPI (MPICH 4.0.2 passes it then, except that it reports a negative count as MPI_ERR_OTHER).
  */
 #include "colltest.h"
-
-typedef struct {
-    long long val, len;
-} digits;
-
-/* inout = in "followed by" inout: the digits of in, then those of inout (not commutative) */
-static void concat_fn(void *in_, void *inout_, int *len, MPI_Datatype *type)
-{
-    (void) type;
-    digits *in = in_, *inout = inout_;
-    for (int i = 0; i < *len; i++) {
-        long long p = 1;
-        for (long long k = 0; k < inout[i].len; k++)
-            p *= 10;
-        inout[i].val = in[i].val * p + inout[i].val;
-        inout[i].len += in[i].len;
-    }
-}
+#include "digits.h"
 
 static long long concat_upto(int to)     /* digits 1 .. to */
 {
@@ -87,7 +70,7 @@ static void user_op(void)
     MPI_Op concat;
     CHECK_MPI(MPI_Type_contiguous(2, MPI_LONG_LONG, &pair));
     CHECK_MPI(MPI_Type_commit(&pair));
-    CHECK_MPI(MPI_Op_create(concat_fn, 0, &concat));
+    CHECK_MPI(MPI_Op_create(digits_concat_fn, 0, &concat));
     digits mine = { rank + 1, 1 }, all = { -1, -1 }, atroot = { -1, -1 }, prefix = { -1, -1 }, ex = { -1, -1 };
     MPI_Request reqs[4];
     int root = size - 1;

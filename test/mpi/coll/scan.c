@@ -1,26 +1,10 @@
 /*
  * MPI_Scan, MPI_Exscan, MPI_Reduce_scatter_block and MPI_Reduce_scatter on groups of every size:
  * with MPI_SUM on a strided derived type, and with a non-commutative user operation (digit
- * concatenation, as in userop.c), which must combine in rank order; MPI_IN_PLACE for each.
+ * concatenation of digits.h), which must combine in rank order; MPI_IN_PLACE for each.
  */
 #include "colltest.h"
-
-typedef struct {
-    long long val, len;
-} digits;
-
-static void concat_fn(void *in_, void *inout_, int *len, MPI_Datatype *type)
-{
-    (void) type;
-    digits *in = in_, *inout = inout_;
-    for (int i = 0; i < *len; i++) {
-        long long p = 1;
-        for (long long k = 0; k < inout[i].len; k++)
-            p *= 10;
-        inout[i].val = in[i].val * p + inout[i].val;
-        inout[i].len += in[i].len;
-    }
-}
+#include "digits.h"
 
 static long long digit(int r, int j)
 {
@@ -137,7 +121,7 @@ int main(int argc, char **argv)
     MPI_Type_vector(3, 1, 2, MPI_INT, &strided);
     MPI_Type_commit(&strided);
     MPI_Op concat;
-    MPI_Op_create(concat_fn, 0, &concat);
+    MPI_Op_create(digits_concat_fn, 0, &concat);
     Colltest_comms cs;
     colltest_comms(&cs);
     for (int i = 0; i < cs.n; i++) {

@@ -14,18 +14,11 @@ static int value(int receiver, int salt, int k)
 }
 
 /* the received block of m elements in layout l holds value(rank, salt, k) and nothing else */
-static void check_recv(const Buf *b, const Layout *l, int m, int rank, int salt, const char *what, MPI_Comm comm)
+static void check_recv(const Buf *b, const Layout *l, int m, int rank, int salt, const char *call, MPI_Comm comm)
 {
-    unsigned char *map = calloc(b->size, 1);
-    mark_block(b, map, l, b->base, m);
-    for (int k = 0; k < m; k++) {
-        int v;
-        int ok = get_elem(l, b->base, k, &v);
-        CHECK(ok && v == value(rank, salt, k), "%s as %s, element %d: got %d, expected %d in %s", what, l->name, k,
-              v, value(rank, salt, k), colltest_name(comm));
-    }
-    check_gaps(b, map, what);
-    free(map);
+    char what[200];
+    snprintf(what, sizeof what, "%s in %s", call, colltest_name(comm));
+    blocks_check(b, l, 1, m, value, 0, rank, salt, what);
 }
 
 static void test_scatter(MPI_Comm comm, int family, int m, int in_place)
@@ -48,20 +41,12 @@ static void test_scatter(MPI_Comm comm, int family, int m, int in_place)
                 CHECK_MPI(MPI_Scatter(sb.base, sl->count, sl->type, in_place ? MPI_IN_PLACE : rb.base,
                                       in_place ? -1 : rl->count, in_place ? MPI_DATATYPE_NULL : rl->type, root, comm));
                 /* the send buffer is only read */
-                for (int i = 0; i < size; i++)
-                    for (int k = 0; k < m; k++) {
-                        int v;
-                        get_elem(sl, sb.base + i * sl->block, k, &v);
-                        CHECK_EQ(v, value(i, shift, k));
-                    }
+                blocks_check(&sb, sl, size, m, value, 1, 0, shift, "MPI_Scatter: the send buffer");
                 buf_free(&sb);
-                if (in_place) {
-                    unsigned char *map = calloc(rb.size, 1);
-                    check_gaps(&rb, map, "MPI_Scatter in place: the unused recvbuf");
-                    free(map);
-                } else {
+                if (in_place)   /* no block: the unused recvbuf is untouched */
+                    blocks_check(&rb, rl, 0, m, value, 0, 0, shift, "MPI_Scatter in place: the unused recvbuf");
+                else
                     check_recv(&rb, rl, m, rank, shift, "MPI_Scatter at the root", comm);
-                }
             } else {
                 CHECK_MPI(MPI_Scatter(NULL, -1, MPI_DATATYPE_NULL, rb.base, rl->count, rl->type, root, comm));
                 check_recv(&rb, rl, m, rank, shift, "MPI_Scatter", comm);
@@ -69,11 +54,6 @@ static void test_scatter(MPI_Comm comm, int family, int m, int in_place)
             buf_free(&rb);
         }
     layouts_free(ls, nl);
-}
-
-static int count_of(int i, int m)
-{
-    return (i * 5) % 4 + m;
 }
 
 static void test_scatterv(MPI_Comm comm, int family, int m, int in_place)
@@ -88,7 +68,7 @@ static void test_scatterv(MPI_Comm comm, int family, int m, int in_place)
     for (int shift = 0; shift < nl; shift++)
         for (int root = 0; root < size; root++) {
             const Layout *sl = &ls[(root + shift + 1) % nl], *rl = &ls[(rank + shift) % nl];
-            int mine = count_of(rank, m);
+            int mine = vblock_count(rank, m);
             Buf sb, rb;
             buf_alloc(&rb, 0, (mine + 1) * rl->stride);
             if (rank != root) {
@@ -99,14 +79,9 @@ static void test_scatterv(MPI_Comm comm, int family, int m, int in_place)
                 buf_free(&rb);
                 continue;
             }
+            vblocks_make(vb, size, sl, m, &sb, counts, displs);
             for (int i = 0; i < size; i++)
-                vb[i] = (Vblock) { sl, count_of(i, m), 0 };
-            buf_alloc(&sb, 0, vblocks_place(vb, size));
-            for (int i = 0; i < size; i++) {
-                counts[i] = vb[i].count;
-                displs[i] = (int) (vb[i].off / sl->stride);
                 vblock_fill(&sb, &vb[i], value, i, shift);
-            }
             CHECK_MPI(MPI_Scatterv(sb.base, counts, displs, sl->type, in_place ? MPI_IN_PLACE : rb.base,
                                    in_place ? 0 : mine, in_place ? MPI_DATATYPE_NULL : rl->type, root, comm));
             if (!in_place)
@@ -122,17 +97,10 @@ static void test_scatterv(MPI_Comm comm, int family, int m, int in_place)
 
 int main(int argc, char **argv)
 {
+    static const Layouts_case cases[] = {
+        { test_scatter, 1 }, { test_scatter, 6 }, { test_scatterv, 0 }, { test_scatterv, 3 },
+    };
     MTest_Init(&argc, &argv);
-    Colltest_comms cs;
-    colltest_comms(&cs);
-    for (int i = 0; i < cs.n; i++)
-        for (int family = INTS; family <= RECORDS; family++)
-            for (int in_place = 0; in_place < 2; in_place++) {
-                test_scatter(cs.comms[i], family, 1, in_place);
-                test_scatter(cs.comms[i], family, 6, in_place);
-                test_scatterv(cs.comms[i], family, 0, in_place);
-                test_scatterv(cs.comms[i], family, 3, in_place);
-            }
-    colltest_free(&cs);
+    layouts_run(cases, sizeof cases / sizeof cases[0]);
     return MTest_Finalize();
 }

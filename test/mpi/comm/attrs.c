@@ -6,7 +6,7 @@
  * while attributes use it keeps working for them; the MPI-1 forms (MPI_Keyval_create,
  * MPI_Attr_put/get/delete) are the same functions. Run with 3 processes.
  */
-#include "mtest.h"
+#include "objtest.h"
 
 static int copies, deletes;
 static MPI_Comm last_copy_comm, last_delete_comm;
@@ -46,12 +46,7 @@ static int failing_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     return refuse_deletes ? MPI_ERR_OTHER : MPI_SUCCESS;
 }
 
-#define ATTR_IS(comm, key, want) do { \
-        void *got_ = NULL; int flag_ = -1; \
-        CHECK_MPI(MPI_Comm_get_attr((comm), (key), &got_, &flag_)); \
-        if ((want) == NULL) CHECK_EQ(flag_, 0); \
-        else { CHECK_EQ(flag_, 1); CHECK(got_ == (void *) (want), "got %p, expected %p", got_, (void *) (want)); } \
-    } while (0)
+#define ATTR_IS(comm, key, want) CHECK_ATTR_OF(MPI_Comm_get_attr, comm, key, want)
 
 int main(int argc, char **argv)
 {

@@ -5,15 +5,9 @@
  * MPI_MAX_OBJECT_NAME - 1 are truncated; trailing blanks are not significant, leading ones are;
  * names are local to the process. Run with 2 processes.
  */
-#include "mtest.h"
+#include "objtest.h"
 
-#define NAME_IS(comm, want) do { \
-        char n_[MPI_MAX_OBJECT_NAME]; int len_ = -1; \
-        memset(n_, 'x', sizeof n_); \
-        CHECK_MPI(MPI_Comm_get_name((comm), n_, &len_)); \
-        CHECK(strcmp(n_, (want)) == 0, "name [%s], expected [%s]", n_, (want)); \
-        CHECK_EQ(len_, (int) strlen(want)); \
-    } while (0)
+#define NAME_IS(comm, want) CHECK_NAME_OF(MPI_Comm_get_name, comm, want)
 
 int main(int argc, char **argv)
 {
@@ -43,11 +37,7 @@ int main(int argc, char **argv)
 
     /* truncation to MPI_MAX_OBJECT_NAME - 1 characters */
     char longname[3 * MPI_MAX_OBJECT_NAME], want[MPI_MAX_OBJECT_NAME];
-    for (int i = 0; i < (int) sizeof longname - 1; i++)
-        longname[i] = (char) ('a' + i % 26);
-    longname[sizeof longname - 1] = '\0';
-    memcpy(want, longname, MPI_MAX_OBJECT_NAME - 1);
-    want[MPI_MAX_OBJECT_NAME - 1] = '\0';
+    objtest_long_name(longname, want);
     CHECK_MPI(MPI_Comm_set_name(dup2, longname));
     NAME_IS(dup2, want);
 

@@ -128,4 +128,20 @@ static inline void ref_check(int line, const char *what, MPI_Datatype type, MPI_
     bounds_check(line, what, type, n * osize, 0, total * oext, tlb, textent);
 }
 
+/* Makes a type with make (which returns an MPI error code) and frees it, n times: the types the
+ * library composes a subarray or darray from must go away with it, or a few hundred thousand
+ * cycles would exhaust the 2^20 datatype handles. */
+static inline void ref_no_leak(int n, int (*make)(MPI_Datatype *))
+{
+    for (int i = 0; i < n; i++) {
+        MPI_Datatype t;
+        int rc = make(&t);
+        if (rc != MPI_SUCCESS) {
+            CHECK_MPI(rc);
+            break;
+        }
+        MPI_Type_free(&t);
+    }
+}
+
 #endif

@@ -7,7 +7,7 @@
  *  - the copy is independent of the original afterwards;
  *  - attributes of a predefined type are copied to its dup.
  */
-#include "mtest.h"
+#include "objtest.h"
 
 typedef struct {
     int calls;
@@ -34,12 +34,7 @@ static int logging_copy(MPI_Datatype oldtype, int keyval, void *extra_state, voi
 }
 
 /* Checks that type holds value want under key (want NULL: holds nothing). */
-#define CHECK_ATTR(type, key, want) do { \
-        void *got_ = NULL; int flag_ = -1; \
-        CHECK_MPI(MPI_Type_get_attr((type), (key), &got_, &flag_)); \
-        if ((want) == NULL) CHECK_EQ(flag_, 0); \
-        else { CHECK_EQ(flag_, 1); CHECK(got_ == (void *) (want), "got %p, expected %p", got_, (void *) (want)); } \
-    } while (0)
+#define CHECK_ATTR(type, key, want) CHECK_ATTR_OF(MPI_Type_get_attr, type, key, want)
 
 int main(int argc, char **argv)
 {

@@ -9,43 +9,11 @@
  * old handle; the user can still read them, but not set new ones (attr_freed_keyval.c tests
  * MPI_Type_delete_attr with such a handle).
  */
-#include "mtest.h"
-
-#define MAXLOG 16
-
-typedef struct {
-    MPI_Datatype type;
-    int keyval;
-    void *value;
-    void *extra;
-} Call;
-
-static Call log_[MAXLOG];
-static int ncalls;
+#include "objtest.h"
 
 static int logging_delete(MPI_Datatype type, int keyval, void *value, void *extra_state)
 {
-    if (ncalls < MAXLOG)
-        log_[ncalls] = (Call) { type, keyval, value, extra_state };
-    ncalls++;
-    return MPI_SUCCESS;
-}
-
-/* Checks that call i was (type, keyval, value, extra). */
-#define CHECK_CALL(i, t, k, v, x) do { \
-        CHECK_EQ(log_[i].type, (t)); \
-        CHECK_EQ(log_[i].keyval, (k)); \
-        CHECK(log_[i].value == (void *) (v), "value %p, expected %p", log_[i].value, (void *) (v)); \
-        CHECK(log_[i].extra == (void *) (x), "extra %p, expected %p", log_[i].extra, (void *) (x)); \
-    } while (0)
-
-/* Looks for a call on (type, keyval, value) among calls [from, ncalls). */
-static int find_call(int from, MPI_Datatype type, int keyval, void *value)
-{
-    for (int i = from; i < ncalls && i < MAXLOG; i++)
-        if (log_[i].type == type && log_[i].keyval == keyval && log_[i].value == value)
-            return i;
-    return -1;
+    return attr_log_call((long long) type, keyval, value, extra_state);
 }
 
 int main(int argc, char **argv)
@@ -64,27 +32,27 @@ int main(int argc, char **argv)
 
     /* delete_attr */
     CHECK_MPI(MPI_Type_set_attr(vec, k1, &a));
-    CHECK_EQ(ncalls, 0);
+    CHECK_EQ(attr_ncalls, 0);
     CHECK_MPI(MPI_Type_delete_attr(vec, k1));
-    CHECK_EQ(ncalls, 1);
+    CHECK_EQ(attr_ncalls, 1);
     CHECK_CALL(0, vec, k1, &a, &x1);
     CHECK_MPI(MPI_Type_delete_attr(vec, k1));     /* nothing attached: no call */
-    CHECK_EQ(ncalls, 1);
+    CHECK_EQ(attr_ncalls, 1);
 
     /* set over an existing value deletes the old one; a first set deletes nothing */
     CHECK_MPI(MPI_Type_set_attr(vec, k1, &a));
-    CHECK_EQ(ncalls, 1);
+    CHECK_EQ(attr_ncalls, 1);
     CHECK_MPI(MPI_Type_set_attr(vec, k1, &b));
-    CHECK_EQ(ncalls, 2);
+    CHECK_EQ(attr_ncalls, 2);
     CHECK_CALL(1, vec, k1, &a, &x1);
     CHECK_MPI(MPI_Type_set_attr(vec, k1, &b));    /* the same value again still counts as a new set */
-    CHECK_EQ(ncalls, 3);
+    CHECK_EQ(attr_ncalls, 3);
     CHECK_CALL(2, vec, k1, &b, &x1);
 
     /* predefined type */
     CHECK_MPI(MPI_Type_set_attr(MPI_CHAR, k2, &c));
     CHECK_MPI(MPI_Type_delete_attr(MPI_CHAR, k2));
-    CHECK_EQ(ncalls, 4);
+    CHECK_EQ(attr_ncalls, 4);
     CHECK_CALL(3, MPI_CHAR, k2, &c, &x2);
 
     /* a NULL delete callback: set, overwrite, delete work and call nothing */
@@ -92,16 +60,16 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Type_set_attr(vec, k_nodel, &c));
     CHECK_MPI(MPI_Type_delete_attr(vec, k_nodel));
     CHECK_MPI(MPI_Type_set_attr(vec, k_nodel, &a));
-    CHECK_EQ(ncalls, 4);
+    CHECK_EQ(attr_ncalls, 4);
 
     /* type free: every attribute still attached is deleted, in any order */
     MPI_Datatype dup, vec_handle = vec;
     CHECK_MPI(MPI_Type_set_attr(vec, k2, &c));
     CHECK_MPI(MPI_Type_dup(vec, &dup));            /* dup gets k1=&b, k2=&c, k_nodel=&a */
-    CHECK_EQ(ncalls, 4);
+    CHECK_EQ(attr_ncalls, 4);
     CHECK_MPI(MPI_Type_free(&vec));
-    CHECK_EQ(ncalls, 6);
-    int i1 = find_call(4, vec_handle, k1, &b), i2 = find_call(4, vec_handle, k2, &c);
+    CHECK_EQ(attr_ncalls, 6);
+    int i1 = attr_find_call(4, vec_handle, k1, &b), i2 = attr_find_call(4, vec_handle, k2, &c);
     CHECK(i1 >= 0 && i2 >= 0, "free(vec) calls: k1 at %d, k2 at %d", i1, i2);
     if (i1 >= 0)
         CHECK_CALL(i1, vec_handle, k1, &b, &x1);
@@ -118,20 +86,20 @@ int main(int argc, char **argv)
     CHECK_EQ(flag, 1);
     CHECK(val == (void *) &b, "val %p, expected %p", val, (void *) &b);
     CHECK_ERR(MPI_Type_set_attr(dup, old_k1, &a), MPI_ERR_KEYVAL);
-    CHECK_EQ(ncalls, 6);
+    CHECK_EQ(attr_ncalls, 6);
     MPI_Datatype dup2, dup_handle = dup;
     CHECK_MPI(MPI_Type_dup(dup, &dup2));           /* k1's value is still copied (MPI_TYPE_DUP_FN) */
     MPI_Datatype dup2_handle = dup2;
     CHECK_MPI(MPI_Type_free(&dup));
-    CHECK_EQ(ncalls, 8);
-    i1 = find_call(6, dup_handle, old_k1, &b);
-    i2 = find_call(6, dup_handle, k2, &c);
+    CHECK_EQ(attr_ncalls, 8);
+    i1 = attr_find_call(6, dup_handle, old_k1, &b);
+    i2 = attr_find_call(6, dup_handle, k2, &c);
     CHECK(i1 >= 0 && i2 >= 0, "free(dup) calls: k1 at %d, k2 at %d", i1, i2);
     if (i1 >= 0)
         CHECK_CALL(i1, dup_handle, old_k1, &b, &x1);
     CHECK_MPI(MPI_Type_free(&dup2));
-    CHECK_EQ(ncalls, 10);
-    i1 = find_call(8, dup2_handle, old_k1, &b);
+    CHECK_EQ(attr_ncalls, 10);
+    i1 = attr_find_call(8, dup2_handle, old_k1, &b);
     CHECK(i1 >= 0, "free(dup2) did not delete the freed keyval's value");
 
     /* the freed keyval's handle is not given to a new keyval */
@@ -142,6 +110,6 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Type_free_keyval(&k2));
     CHECK_MPI(MPI_Type_free_keyval(&k3));
     CHECK_MPI(MPI_Type_free_keyval(&k_nodel));
-    CHECK_EQ(ncalls, 10);
+    CHECK_EQ(attr_ncalls, 10);
     return MTest_Finalize();
 }

@@ -42,6 +42,21 @@ static void bounds_call(int line, const char *what, const char *query, int rc)
     }
 }
 
+/* The five answers, in the order of bounds_check's arguments. */
+enum { BOUNDS_SIZE, BOUNDS_LB, BOUNDS_EXTENT, BOUNDS_TRUE_LB, BOUNDS_TRUE_EXTENT, BOUNDS_N };
+static const char *const bounds_names[BOUNDS_N] = { "size", "lb", "extent", "true_lb", "true_extent" };
+
+/* Compares the answers of one family of queries (named in the messages) with the wanted ones. */
+static void bounds_expect_all(int line, const char *what, const char *family, const MPI_Count got[BOUNDS_N],
+                              const MPI_Count want[BOUNDS_N])
+{
+    char query[64];
+    for (int i = 0; i < BOUNDS_N; i++) {
+        snprintf(query, sizeof query, "%s%s", bounds_names[i], family);
+        bounds_expect(line, what, query, got[i], want[i]);
+    }
+}
+
 /* Every size/bounds query of type: the _c queries against the expected values, then the _x and
  * the classic queries against the _c answers (so one wrong value is reported once). The int
  * MPI_Type_size gives MPI_UNDEFINED when the size does not fit an int; MPI_Type_get_extent and
@@ -49,49 +64,48 @@ static void bounds_call(int line, const char *what, const char *query, int rc)
 static void bounds_check(int line, const char *what, MPI_Datatype type, MPI_Count size,
                          MPI_Count lb, MPI_Count extent, MPI_Count true_lb, MPI_Count true_extent)
 {
-    MPI_Count size_c = -1, lb_c = -1, extent_c = -1, tlb_c = -1, textent_c = -1;
-    MPI_Count size_x = -1, lb_x = -1, extent_x = -1, tlb_x = -1, textent_x = -1;
+    const MPI_Count want[BOUNDS_N] = { size, lb, extent, true_lb, true_extent };
+    MPI_Count c[BOUNDS_N] = { -1, -1, -1, -1, -1 }, x[BOUNDS_N] = { -1, -1, -1, -1, -1 };
     MPI_Aint lb_a = -1, extent_a = -1, tlb_a = -1, textent_a = -1;
     int size_i = -1;
 
-    bounds_call(line, what, "MPI_Type_size_c", MPI_Type_size_c(type, &size_c));
-    bounds_call(line, what, "MPI_Type_get_extent_c", MPI_Type_get_extent_c(type, &lb_c, &extent_c));
+    bounds_call(line, what, "MPI_Type_size_c", MPI_Type_size_c(type, &c[BOUNDS_SIZE]));
+    bounds_call(line, what, "MPI_Type_get_extent_c", MPI_Type_get_extent_c(type, &c[BOUNDS_LB], &c[BOUNDS_EXTENT]));
     bounds_call(line, what, "MPI_Type_get_true_extent_c",
-                MPI_Type_get_true_extent_c(type, &tlb_c, &textent_c));
-    bounds_expect(line, what, "size", size_c, size);
-    bounds_expect(line, what, "lb", lb_c, lb);
-    bounds_expect(line, what, "extent", extent_c, extent);
-    bounds_expect(line, what, "true_lb", tlb_c, true_lb);
-    bounds_expect(line, what, "true_extent", textent_c, true_extent);
+                MPI_Type_get_true_extent_c(type, &c[BOUNDS_TRUE_LB], &c[BOUNDS_TRUE_EXTENT]));
+    bounds_expect_all(line, what, "", c, want);
 
-    bounds_call(line, what, "MPI_Type_size_x", MPI_Type_size_x(type, &size_x));
-    bounds_call(line, what, "MPI_Type_get_extent_x", MPI_Type_get_extent_x(type, &lb_x, &extent_x));
+    bounds_call(line, what, "MPI_Type_size_x", MPI_Type_size_x(type, &x[BOUNDS_SIZE]));
+    bounds_call(line, what, "MPI_Type_get_extent_x", MPI_Type_get_extent_x(type, &x[BOUNDS_LB], &x[BOUNDS_EXTENT]));
     bounds_call(line, what, "MPI_Type_get_true_extent_x",
-                MPI_Type_get_true_extent_x(type, &tlb_x, &textent_x));
-    bounds_expect(line, what, "MPI_Type_size_x vs _c", size_x, size_c);
-    bounds_expect(line, what, "MPI_Type_get_extent_x lb vs _c", lb_x, lb_c);
-    bounds_expect(line, what, "MPI_Type_get_extent_x extent vs _c", extent_x, extent_c);
-    bounds_expect(line, what, "MPI_Type_get_true_extent_x lb vs _c", tlb_x, tlb_c);
-    bounds_expect(line, what, "MPI_Type_get_true_extent_x extent vs _c", textent_x, textent_c);
+                MPI_Type_get_true_extent_x(type, &x[BOUNDS_TRUE_LB], &x[BOUNDS_TRUE_EXTENT]));
+    bounds_expect_all(line, what, " by the _x queries vs _c", x, c);
 
     bounds_call(line, what, "MPI_Type_size", MPI_Type_size(type, &size_i));
     bounds_call(line, what, "MPI_Type_get_extent", MPI_Type_get_extent(type, &lb_a, &extent_a));
-    bounds_call(line, what, "MPI_Type_get_true_extent",
-                MPI_Type_get_true_extent(type, &tlb_a, &textent_a));
-    bounds_expect(line, what, "MPI_Type_size (int) vs _c", size_i,
-                  size_c > INT_MAX ? MPI_UNDEFINED : size_c);
-    bounds_expect(line, what, "MPI_Type_get_extent lb vs _c", lb_a, lb_c);
-    bounds_expect(line, what, "MPI_Type_get_extent extent vs _c", extent_a, extent_c);
-    bounds_expect(line, what, "MPI_Type_get_true_extent lb vs _c", tlb_a, tlb_c);
-    bounds_expect(line, what, "MPI_Type_get_true_extent extent vs _c", textent_a, textent_c);
+    bounds_call(line, what, "MPI_Type_get_true_extent", MPI_Type_get_true_extent(type, &tlb_a, &textent_a));
+    const MPI_Count classic[BOUNDS_N] = { size_i, lb_a, extent_a, tlb_a, textent_a };
+    MPI_Count c_int[BOUNDS_N] = { c[BOUNDS_SIZE] > INT_MAX ? MPI_UNDEFINED : c[BOUNDS_SIZE], c[BOUNDS_LB],
+                                  c[BOUNDS_EXTENT], c[BOUNDS_TRUE_LB], c[BOUNDS_TRUE_EXTENT] };
+    bounds_expect_all(line, what, " by the classic queries (int size) vs _c", classic, c_int);
 }
 
 /* CHECK_BOUNDS(type, size, lb, extent, true_lb, true_extent), reported at the caller's line. */
 #define CHECK_BOUNDS(type, size, lb, extent, tlb, textent) \
     bounds_check(__LINE__, #type, (type), (size), (lb), (extent), (tlb), (textent))
 
+/* CHECK_NEW_BOUNDS(t, MPI_Type_vector(3, 2, 4, MPI_INT, &t), size, lb, extent, true_lb,
+ * true_extent): makes t with the call, checks it as CHECK_BOUNDS does (the messages name the call)
+ * and frees it. */
+#define CHECK_NEW_BOUNDS(t, call, size, lb, extent, tlb, textent) do { \
+        CHECK_MPI(call); \
+        bounds_check(__LINE__, #call, (t), (size), (lb), (extent), (tlb), (textent)); \
+        MPI_Type_free(&(t)); \
+    } while (0)
+
 /* An empty type map: no data and no markers, so every bound is 0. */
 #define CHECK_EMPTY(type) CHECK_BOUNDS(type, 0, 0, 0, 0, 0)
+#define CHECK_NEW_EMPTY(t, call) CHECK_NEW_BOUNDS(t, call, 0, 0, 0, 0, 0)
 
 /* MTest_Init, plus errors returned rather than fatal so that one failure does not hide the rest
  * (datatype calls report on MPI_COMM_SELF, the others on MPI_COMM_WORLD). */

@@ -60,13 +60,10 @@ static void type_cases(void)
         int bl[2] = { 2, 1 };
         MPI_Aint disp[2] = { addr(&a[4]), addr(&a[1]) };
         MPI_Datatype types[2] = { MPI_DOUBLE, MPI_DOUBLE };
-        CHECK_MPI(MPI_Type_create_struct(2, bl, disp, types, &t));
-        CHECK_BOUNDS(t, 24, addr(&a[1]), 40, addr(&a[1]), 40);
-        MPI_Type_free(&t);
+        CHECK_NEW_BOUNDS(t, MPI_Type_create_struct(2, bl, disp, types, &t), 24, addr(&a[1]), 40, addr(&a[1]), 40);
         /* hindexed with the same absolute displacements */
-        CHECK_MPI(MPI_Type_create_hindexed(2, bl, disp, MPI_DOUBLE, &t));
-        CHECK_BOUNDS(t, 24, addr(&a[1]), 40, addr(&a[1]), 40);
-        MPI_Type_free(&t);
+        CHECK_NEW_BOUNDS(t, MPI_Type_create_hindexed(2, bl, disp, MPI_DOUBLE, &t),
+                         24, addr(&a[1]), 40, addr(&a[1]), 40);
     }
 
     /* the same relative to a[0] (MPI_Aint_diff): [8, 48) */
@@ -77,9 +74,7 @@ static void type_cases(void)
         MPI_Datatype types[2] = { MPI_DOUBLE, MPI_DOUBLE };
         CHECK_EQ(disp[0], 32);
         CHECK_EQ(disp[1], 8);
-        CHECK_MPI(MPI_Type_create_struct(2, bl, disp, types, &t));
-        CHECK_BOUNDS(t, 24, 8, 40, 8, 40);
-        MPI_Type_free(&t);
+        CHECK_NEW_BOUNDS(t, MPI_Type_create_struct(2, bl, disp, types, &t), 24, 8, 40, 8, 40);
     }
 
     /* the record type the usual way: displacements {0, 8, 16} from the addresses of r[0]'s

@@ -24,39 +24,27 @@ static void contiguous_cases(void)
     MPI_Datatype t, inner;
 
     /* 5 ints at 0..16: [0, 20) */
-    CHECK_MPI(MPI_Type_contiguous(5, MPI_INT, &t));
-    CHECK_BOUNDS(t, 20, 0, 20, 0, 20);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_contiguous(5, MPI_INT, &t), 20, 0, 20, 0, 20);
 
     /* count 1 is the old type itself */
-    CHECK_MPI(MPI_Type_contiguous(1, MPI_DOUBLE, &t));
-    CHECK_BOUNDS(t, 8, 0, 8, 0, 8);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_contiguous(1, MPI_DOUBLE, &t), 8, 0, 8, 0, 8);
 
     /* count 0: an empty type map (decision: no data, no markers => every bound 0) */
-    CHECK_MPI(MPI_Type_contiguous(0, MPI_INT, &t));
-    CHECK_EMPTY(t);
-    MPI_Type_free(&t);
+    CHECK_NEW_EMPTY(t, MPI_Type_contiguous(0, MPI_INT, &t));
 
     /* 3 MPI_DOUBLE_INT (extent 16, data [0, 12)) at 0, 16, 32: bounds [0, 48), data up to
      * 32 + 12 = 44, size 3 * 12 = 36. The pair's trailing padding is part of its extent. */
-    CHECK_MPI(MPI_Type_contiguous(3, MPI_DOUBLE_INT, &t));
-    CHECK_BOUNDS(t, 36, 0, 48, 0, 44);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_contiguous(3, MPI_DOUBLE_INT, &t), 36, 0, 48, 0, 44);
 
     /* contiguous of an empty type is empty */
     CHECK_MPI(MPI_Type_contiguous(0, MPI_INT, &inner));
-    CHECK_MPI(MPI_Type_contiguous(3, inner, &t));
-    CHECK_EMPTY(t);
-    MPI_Type_free(&t);
+    CHECK_NEW_EMPTY(t, MPI_Type_contiguous(3, inner, &t));
     MPI_Type_free(&inner);
 
     /* contiguous of a type with negative lb: neg_pair spans [-12, 4), extent 16; copies at
      * 0, 16, 32 span [-12, 36); size 3 * 8 = 24. */
     inner = neg_pair();
-    CHECK_MPI(MPI_Type_contiguous(3, inner, &t));
-    CHECK_BOUNDS(t, 24, -12, 48, -12, 48);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_contiguous(3, inner, &t), 24, -12, 48, -12, 48);
     MPI_Type_free(&inner);
 }
 
@@ -65,49 +53,31 @@ static void vector_cases(void)
     MPI_Datatype t;
 
     /* 3 blocks of 2 ints, stride 4 ints: blocks [0,8) [16,24) [32,40) */
-    CHECK_MPI(MPI_Type_vector(3, 2, 4, MPI_INT, &t));
-    CHECK_BOUNDS(t, 24, 0, 40, 0, 40);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_vector(3, 2, 4, MPI_INT, &t), 24, 0, 40, 0, 40);
 
     /* negative stride: blocks [0,8) [-16,-8) [-32,-24), so lb -32, ub 8 */
-    CHECK_MPI(MPI_Type_vector(3, 2, -4, MPI_INT, &t));
-    CHECK_BOUNDS(t, 24, -32, 40, -32, 40);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_vector(3, 2, -4, MPI_INT, &t), 24, -32, 40, -32, 40);
 
     /* count 1: the stride never applies, one block [0, 12) */
-    CHECK_MPI(MPI_Type_vector(1, 3, 100, MPI_INT, &t));
-    CHECK_BOUNDS(t, 12, 0, 12, 0, 12);
-    MPI_Type_free(&t);
-    CHECK_MPI(MPI_Type_vector(1, 2, -5, MPI_INT, &t));
-    CHECK_BOUNDS(t, 8, 0, 8, 0, 8);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_vector(1, 3, 100, MPI_INT, &t), 12, 0, 12, 0, 12);
+    CHECK_NEW_BOUNDS(t, MPI_Type_vector(1, 2, -5, MPI_INT, &t), 8, 0, 8, 0, 8);
 
     /* count 0 and blocklength 0: empty type maps (decision: all bounds 0).
      * MPICH 4.0.2 differs for blocklength 0: it reports extent (count-1)*stride*4 (60 here) as
      * if the empty blocks had positions. */
-    CHECK_MPI(MPI_Type_vector(0, 3, 5, MPI_INT, &t));
-    CHECK_EMPTY(t);
-    MPI_Type_free(&t);
-    CHECK_MPI(MPI_Type_vector(4, 0, 5, MPI_INT, &t));
-    CHECK_EMPTY(t);
-    MPI_Type_free(&t);
+    CHECK_NEW_EMPTY(t, MPI_Type_vector(0, 3, 5, MPI_INT, &t));
+    CHECK_NEW_EMPTY(t, MPI_Type_vector(4, 0, 5, MPI_INT, &t));
 
     /* stride < blocklength: blocks of 3 ints at 0, 8, 16 bytes overlap; [0, 28), and the size
      * counts every element, overlapping or not: 9 * 4 = 36 > extent */
-    CHECK_MPI(MPI_Type_vector(3, 3, 2, MPI_INT, &t));
-    CHECK_BOUNDS(t, 36, 0, 28, 0, 28);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_vector(3, 3, 2, MPI_INT, &t), 36, 0, 28, 0, 28);
 
     /* stride 0: every block at 0, [0, 8), size 24 */
-    CHECK_MPI(MPI_Type_vector(3, 2, 0, MPI_INT, &t));
-    CHECK_BOUNDS(t, 24, 0, 8, 0, 8);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_vector(3, 2, 0, MPI_INT, &t), 24, 0, 8, 0, 8);
 
     /* stride counts in extents of old: MPI_DOUBLE_INT has extent 16, so blocks of 2 pairs at 0
      * and 48: pairs at 0, 16, 48, 64; bounds [0, 80), data up to 64 + 12 = 76; size 4 * 12 */
-    CHECK_MPI(MPI_Type_vector(2, 2, 3, MPI_DOUBLE_INT, &t));
-    CHECK_BOUNDS(t, 48, 0, 80, 0, 76);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_vector(2, 2, 3, MPI_DOUBLE_INT, &t), 48, 0, 80, 0, 76);
 }
 
 static void hvector_cases(void)
@@ -115,38 +85,24 @@ static void hvector_cases(void)
     MPI_Datatype t;
 
     /* 3 blocks of 2 ints every 20 bytes: [0,8) [20,28) [40,48) */
-    CHECK_MPI(MPI_Type_create_hvector(3, 2, 20, MPI_INT, &t));
-    CHECK_BOUNDS(t, 24, 0, 48, 0, 48);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_hvector(3, 2, 20, MPI_INT, &t), 24, 0, 48, 0, 48);
 
     /* negative byte stride: doubles at 0, -12, -24: [-24, 8) */
-    CHECK_MPI(MPI_Type_create_hvector(3, 1, -12, MPI_DOUBLE, &t));
-    CHECK_BOUNDS(t, 24, -24, 32, -24, 32);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_hvector(3, 1, -12, MPI_DOUBLE, &t), 24, -24, 32, -24, 32);
 
     /* doubles at 0 and 1 (overlapping, misaligned): [0, 9). Decision: no padding for vectors
      * (the standard's epsilon would round the extent to 16; MPICH also gives 9). */
-    CHECK_MPI(MPI_Type_create_hvector(2, 1, 1, MPI_DOUBLE, &t));
-    CHECK_BOUNDS(t, 16, 0, 9, 0, 9);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_hvector(2, 1, 1, MPI_DOUBLE, &t), 16, 0, 9, 0, 9);
 
     /* ints at 0, 6, 12: [0, 16), no rounding to a multiple of 4 */
-    CHECK_MPI(MPI_Type_create_hvector(3, 1, 6, MPI_INT, &t));
-    CHECK_BOUNDS(t, 12, 0, 16, 0, 16);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_hvector(3, 1, 6, MPI_INT, &t), 12, 0, 16, 0, 16);
 
     /* empty: count 0, blocklength 0 (MPICH 4.0.2: lb -32, extent 32 for the latter) */
-    CHECK_MPI(MPI_Type_create_hvector(0, 1, 8, MPI_INT, &t));
-    CHECK_EMPTY(t);
-    MPI_Type_free(&t);
-    CHECK_MPI(MPI_Type_create_hvector(5, 0, -8, MPI_INT, &t));
-    CHECK_EMPTY(t);
-    MPI_Type_free(&t);
+    CHECK_NEW_EMPTY(t, MPI_Type_create_hvector(0, 1, 8, MPI_INT, &t));
+    CHECK_NEW_EMPTY(t, MPI_Type_create_hvector(5, 0, -8, MPI_INT, &t));
 
     /* stride 0 with one-element blocks: all at 0 */
-    CHECK_MPI(MPI_Type_create_hvector(4, 1, 0, MPI_SHORT, &t));
-    CHECK_BOUNDS(t, 8, 0, 2, 0, 2);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_hvector(4, 1, 0, MPI_SHORT, &t), 8, 0, 2, 0, 2);
 }
 
 static void nested_cases(void)
@@ -157,20 +113,14 @@ static void nested_cases(void)
      * vector(3, 1, 2, .): copies every 2 * 16 = 32 bytes at 0, 32, 64: [-12, 68). */
     inner = neg_pair();
     CHECK_BOUNDS(inner, 8, -12, 16, -12, 16);
-    CHECK_MPI(MPI_Type_vector(3, 1, 2, inner, &t));
-    CHECK_BOUNDS(t, 24, -12, 80, -12, 80);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_vector(3, 1, 2, inner, &t), 24, -12, 80, -12, 80);
 
     /* hvector(2, 2, -100, .): blocks at 0 and -100, each 2 copies 16 apart:
      * copies at 0, 16, -100, -84 span [-12,4) [4,20) [-112,-96) [-96,-80): [-112, 20) */
-    CHECK_MPI(MPI_Type_create_hvector(2, 2, -100, inner, &t));
-    CHECK_BOUNDS(t, 32, -112, 132, -112, 132);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_hvector(2, 2, -100, inner, &t), 32, -112, 132, -112, 132);
 
     /* vector(2, 1, -1, .): copies at 0 and -16: [-28, 4) */
-    CHECK_MPI(MPI_Type_vector(2, 1, -1, inner, &t));
-    CHECK_BOUNDS(t, 16, -28, 32, -28, 32);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_vector(2, 1, -1, inner, &t), 16, -28, 32, -28, 32);
     MPI_Type_free(&inner);
 
     /* NAS_MG_x with (DIM1, DIM2, DIM3) = (34, 18, 18), DDTBench:
@@ -179,17 +129,13 @@ static void nested_cases(void)
      * size 16 * 128 = 2048. */
     CHECK_MPI(MPI_Type_vector(18 - 2, 1, 34, MPI_DOUBLE, &inner));
     CHECK_BOUNDS(inner, 128, 0, 4088, 0, 4088);
-    CHECK_MPI(MPI_Type_create_hvector(18 - 2, 1, 34 * 18 * 8, inner, &t));
-    CHECK_BOUNDS(t, 2048, 0, 77528, 0, 77528);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_hvector(18 - 2, 1, 34 * 18 * 8, inner, &t), 2048, 0, 77528, 0, 77528);
     MPI_Type_free(&inner);
 
     /* NAS_LU_y with DIM2 = DIM3 = 12: vector(12, 1, 14, contiguous(5, DOUBLE)):
      * 40-byte elements every 14 * 40 = 560 bytes: ub 11 * 560 + 40 = 6200, size 12 * 40 = 480 */
     CHECK_MPI(MPI_Type_contiguous(5, MPI_DOUBLE, &inner));
-    CHECK_MPI(MPI_Type_vector(12, 1, 12 + 2, inner, &t));
-    CHECK_BOUNDS(t, 480, 0, 6200, 0, 6200);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_vector(12, 1, 12 + 2, inner, &t), 480, 0, 6200, 0, 6200);
     MPI_Type_free(&inner);
 }
 
@@ -206,20 +152,14 @@ static void padded_child_cases(void)
     CHECK_BOUNDS(s, 9, 0, 16, 0, 9);
 
     /* copies at 0 and 16: bounds [0, 32), data [0, 25) */
-    CHECK_MPI(MPI_Type_contiguous(2, s, &t));
-    CHECK_BOUNDS(t, 18, 0, 32, 0, 25);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_contiguous(2, s, &t), 18, 0, 32, 0, 25);
 
     /* vector(2, 2, 3, S): blocks at 0 and 48, copies at 0, 16, 48, 64: bounds [0, 80),
      * data up to 64 + 9 = 73 */
-    CHECK_MPI(MPI_Type_vector(2, 2, 3, s, &t));
-    CHECK_BOUNDS(t, 36, 0, 80, 0, 73);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_vector(2, 2, 3, s, &t), 36, 0, 80, 0, 73);
 
     /* hvector(2, 1, -20, S): copies at 0 and -20: bounds [-20, 16), data [-20, 9) */
-    CHECK_MPI(MPI_Type_create_hvector(2, 1, -20, s, &t));
-    CHECK_BOUNDS(t, 18, -20, 36, -20, 29);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_hvector(2, 1, -20, s, &t), 18, -20, 36, -20, 29);
     MPI_Type_free(&s);
 }
 

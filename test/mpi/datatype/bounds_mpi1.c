@@ -79,9 +79,7 @@ static void constructor_cases(void)
     CHECK_BOUNDS(t, 24, -40, 48, -40, 48);
     CHECK_MPI1(t, -40, 8);
     MPI_Type_free(&t);
-    CHECK_MPI(MPI_Type_create_hvector(3, 2, -20, MPI_INT, &t));
-    CHECK_BOUNDS(t, 24, -40, 48, -40, 48);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_hvector(3, 2, -20, MPI_INT, &t), 24, -40, 48, -40, 48);
 
     /* hindexed({1, 2, 0}, {10, -6, 99}, DOUBLE): [10,18) [-6,10), the empty block nothing:
      * [-6, 18) */
@@ -92,9 +90,7 @@ static void constructor_cases(void)
         CHECK_BOUNDS(t, 24, -6, 24, -6, 24);
         CHECK_MPI1(t, -6, 18);
         MPI_Type_free(&t);
-        CHECK_MPI(MPI_Type_create_hindexed(3, bl, disp, MPI_DOUBLE, &t));
-        CHECK_BOUNDS(t, 24, -6, 24, -6, 24);
-        MPI_Type_free(&t);
+        CHECK_NEW_BOUNDS(t, MPI_Type_create_hindexed(3, bl, disp, MPI_DOUBLE, &t), 24, -6, 24, -6, 24);
     }
 
     /* struct with markers and padding, the MPI-1 way:
@@ -108,9 +104,7 @@ static void constructor_cases(void)
         CHECK_BOUNDS(t, 9, -2, 24, 0, 16);
         CHECK_MPI1(t, -2, 22);
         MPI_Type_free(&t);
-        CHECK_MPI(MPI_Type_create_struct(3, bl, disp, types, &t));
-        CHECK_BOUNDS(t, 9, -2, 24, 0, 16);
-        MPI_Type_free(&t);
+        CHECK_NEW_BOUNDS(t, MPI_Type_create_struct(3, bl, disp, types, &t), 9, -2, 24, 0, 16);
     }
 }
 

@@ -20,43 +20,29 @@ static void simple_cases(void)
     CHECK_BOUNDS(r, 4, -4, 12, 0, 4);
 
     /* resized of resized: the old markers are erased, [2, 8); data unchanged */
-    CHECK_MPI(MPI_Type_create_resized(r, 2, 6, &rr));
-    CHECK_BOUNDS(rr, 4, 2, 6, 0, 4);
-    MPI_Type_free(&rr);
+    CHECK_NEW_BOUNDS(rr, MPI_Type_create_resized(r, 2, 6, &rr), 4, 2, 6, 0, 4);
     /* ... also when the new bounds are inside the old ones */
-    CHECK_MPI(MPI_Type_create_resized(r, 0, 1, &rr));
-    CHECK_BOUNDS(rr, 4, 0, 1, 0, 4);
-    MPI_Type_free(&rr);
+    CHECK_NEW_BOUNDS(rr, MPI_Type_create_resized(r, 0, 1, &rr), 4, 0, 1, 0, 4);
     MPI_Type_free(&r);
 
     /* smaller than the data: a double with extent 4 */
-    CHECK_MPI(MPI_Type_create_resized(MPI_DOUBLE, 0, 4, &r));
-    CHECK_BOUNDS(r, 8, 0, 4, 0, 8);
-    MPI_Type_free(&r);
+    CHECK_NEW_BOUNDS(r, MPI_Type_create_resized(MPI_DOUBLE, 0, 4, &r), 8, 0, 4, 0, 8);
 
     /* bounds entirely above the data */
-    CHECK_MPI(MPI_Type_create_resized(MPI_INT, 10, 2, &r));
-    CHECK_BOUNDS(r, 4, 10, 2, 0, 4);
-    MPI_Type_free(&r);
+    CHECK_NEW_BOUNDS(r, MPI_Type_create_resized(MPI_INT, 10, 2, &r), 4, 10, 2, 0, 4);
 
     /* extent 0 */
-    CHECK_MPI(MPI_Type_create_resized(MPI_INT, 0, 0, &r));
-    CHECK_BOUNDS(r, 4, 0, 0, 0, 4);
-    MPI_Type_free(&r);
+    CHECK_NEW_BOUNDS(r, MPI_Type_create_resized(MPI_INT, 0, 0, &r), 4, 0, 0, 0, 4);
 
     /* a pair type: MPI_DOUBLE_INT [0, 16) data [0, 12) shrunk to its data: [0, 12) */
-    CHECK_MPI(MPI_Type_create_resized(MPI_DOUBLE_INT, 0, 12, &r));
-    CHECK_BOUNDS(r, 12, 0, 12, 0, 12);
-    MPI_Type_free(&r);
+    CHECK_NEW_BOUNDS(r, MPI_Type_create_resized(MPI_DOUBLE_INT, 0, 12, &r), 12, 0, 12, 0, 12);
 
     /* a type with negative true lb: vector(2, 1, -3, INT) has data [-12, 4);
      * resized to [-100, 100) */
     {
         MPI_Datatype v;
         CHECK_MPI(MPI_Type_vector(2, 1, -3, MPI_INT, &v));
-        CHECK_MPI(MPI_Type_create_resized(v, -100, 200, &r));
-        CHECK_BOUNDS(r, 8, -100, 200, -12, 16);
-        MPI_Type_free(&r);
+        CHECK_NEW_BOUNDS(r, MPI_Type_create_resized(v, -100, 200, &r), 8, -100, 200, -12, 16);
         MPI_Type_free(&v);
     }
 }
@@ -72,9 +58,7 @@ static void marker_cases(void)
         MPI_Aint disp[3] = { -4, 0, 12 };
         MPI_Datatype types[3] = { MPI_LB, MPI_INT, MPI_UB };
         CHECK_MPI(MPI_Type_create_struct(3, bl, disp, types, &m));
-        CHECK_MPI(MPI_Type_create_resized(m, 1, 2, &r));
-        CHECK_BOUNDS(r, 4, 1, 2, 0, 4);
-        MPI_Type_free(&r);
+        CHECK_NEW_BOUNDS(r, MPI_Type_create_resized(m, 1, 2, &r), 4, 1, 2, 0, 4);
         MPI_Type_free(&m);
     }
 
@@ -88,9 +72,7 @@ static void marker_cases(void)
         CHECK_BOUNDS(m, 9, 0, 16, 0, 9);
         CHECK_MPI(MPI_Type_create_resized(m, 0, 9, &r));
         CHECK_BOUNDS(r, 9, 0, 9, 0, 9);
-        CHECK_MPI(MPI_Type_contiguous(2, r, &c));
-        CHECK_BOUNDS(c, 18, 0, 18, 0, 18);
-        MPI_Type_free(&c);
+        CHECK_NEW_BOUNDS(c, MPI_Type_contiguous(2, r, &c), 18, 0, 18, 0, 18);
         MPI_Type_free(&r);
         MPI_Type_free(&m);
     }
@@ -103,9 +85,7 @@ static void marker_cases(void)
         CHECK_MPI(MPI_Type_contiguous(0, MPI_INT, &e));
         CHECK_MPI(MPI_Type_create_resized(e, -2, 10, &r));
         CHECK_BOUNDS(r, 0, -2, 10, 0, 0);
-        CHECK_MPI(MPI_Type_contiguous(2, r, &c));
-        CHECK_BOUNDS(c, 0, -2, 20, 0, 0);
-        MPI_Type_free(&c);
+        CHECK_NEW_BOUNDS(c, MPI_Type_contiguous(2, r, &c), 0, -2, 20, 0, 0);
         MPI_Type_free(&r);
         MPI_Type_free(&e);
     }
@@ -119,24 +99,16 @@ static void repeated_cases(void)
     /* r = resized(INT, -4, 12): contiguous(3, r): copies at 0, 12, 24:
      * [-4, 24 + 8 = 32); data [0, 28) */
     CHECK_MPI(MPI_Type_create_resized(MPI_INT, -4, 12, &r));
-    CHECK_MPI(MPI_Type_contiguous(3, r, &t));
-    CHECK_BOUNDS(t, 12, -4, 36, 0, 28);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_contiguous(3, r, &t), 12, -4, 36, 0, 28);
     /* vector(2, 1, 3, r): copies at 0 and 36: [-4, 44); data [0, 40) */
-    CHECK_MPI(MPI_Type_vector(2, 1, 3, r, &t));
-    CHECK_BOUNDS(t, 8, -4, 48, 0, 40);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_vector(2, 1, 3, r, &t), 8, -4, 48, 0, 40);
     /* vector(2, 1, -1, r): copies at 0 and -12: [-16, 8); data [-12, 4) */
-    CHECK_MPI(MPI_Type_vector(2, 1, -1, r, &t));
-    CHECK_BOUNDS(t, 8, -16, 24, -12, 16);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_vector(2, 1, -1, r, &t), 8, -16, 24, -12, 16);
     MPI_Type_free(&r);
 
     /* extent 0: contiguous(3, resized(INT, 0, 0)) has every copy at 0: [0, 0), data [0, 4) */
     CHECK_MPI(MPI_Type_create_resized(MPI_INT, 0, 0, &r));
-    CHECK_MPI(MPI_Type_contiguous(3, r, &t));
-    CHECK_BOUNDS(t, 12, 0, 0, 0, 4);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_contiguous(3, r, &t), 12, 0, 0, 0, 4);
     MPI_Type_free(&r);
 }
 
@@ -161,10 +133,8 @@ static void fft2d(int N, int P, MPI_Count send_true_extent)
     CHECK_BOUNDS(send, (MPI_Count) n * n * 16, 0, n * 16, 0, send_true_extent);
     /* Alltoall sends P such blocks: copies at 0, n*16, ..: [0, P*n*16); data up to
      * (P-1)*n*16 + send_true_extent = the whole local matrix, (n-1)*N*16 + N*16 */
-    CHECK_MPI(MPI_Type_contiguous(P, send, &all));
-    CHECK_BOUNDS(all, (MPI_Count) n * N * 16, 0, (MPI_Count) P * n * 16, 0,
-                 (MPI_Count) n * N * 16);
-    MPI_Type_free(&all);
+    CHECK_NEW_BOUNDS(all, MPI_Type_contiguous(P, send, &all),
+                     (MPI_Count) n * N * 16, 0, (MPI_Count) P * n * 16, 0, (MPI_Count) n * N * 16);
 
     /* a column: n complexes N*16 apart: ub (n-1)*N*16 + 16, resized to one complex */
     CHECK_MPI(MPI_Type_vector(n, 1, N, complex, &col));

@@ -65,6 +65,14 @@ static MPI_Datatype pair2(MPI_Datatype a, MPI_Datatype b, MPI_Aint db)
     return mkstruct(2, bl, disp, types);
 }
 
+/* CHECK_PAIR2(a, b, db, size, lb, extent, true_lb, true_extent): checks pair2(a, b, db) as
+ * CHECK_BOUNDS does, and frees it. */
+#define CHECK_PAIR2(a, b, db, ...) do { \
+        MPI_Datatype p_ = pair2(a, b, db); \
+        bounds_check(__LINE__, "pair2(" #a ", " #b ", " #db ")", p_, __VA_ARGS__); \
+        MPI_Type_free(&p_); \
+    } while (0)
+
 #define ROUND_UP(n, a) (((n) + (a) - 1) / (a) * (a))
 
 static const scase padding[] = {
@@ -243,13 +251,9 @@ static void nested_cases(void)
         MPI_Type_free(&t);
     }
     /* {char@0, S1@8}: S1 spans [8, 24): extent 24; data up to 8 + 9 = 17 */
-    t = pair2(MPI_CHAR, s1, 8);
-    CHECK_BOUNDS(t, 10, 0, 24, 0, 17);
-    MPI_Type_free(&t);
+    CHECK_PAIR2(MPI_CHAR, s1, 8, 10, 0, 24, 0, 17);
     /* {char@0, S1@1}: S1 spans [1, 17): 17 -> 24 (S1's double alignment); data up to 10 */
-    t = pair2(MPI_CHAR, s1, 1);
-    CHECK_BOUNDS(t, 10, 0, 24, 0, 10);
-    MPI_Type_free(&t);
+    CHECK_PAIR2(MPI_CHAR, s1, 1, 10, 0, 24, 0, 10);
     MPI_Type_free(&s1);
 
     /* {long double@0} alone: [0, 16). {char@0, that@1}: [0, 17), alignment 16 from inside -> 32 */
@@ -259,17 +263,13 @@ static void nested_cases(void)
         MPI_Datatype types[1] = { MPI_LONG_DOUBLE };
         s1 = mkstruct(1, bl, disp, types);
         CHECK_BOUNDS(s1, 16, 0, 16, 0, 16);
-        t = pair2(MPI_CHAR, s1, 1);
-        CHECK_BOUNDS(t, 17, 0, 32, 0, 17);
-        MPI_Type_free(&t);
+        CHECK_PAIR2(MPI_CHAR, s1, 1, 17, 0, 32, 0, 17);
         MPI_Type_free(&s1);
     }
 
     /* a vector child: shorts at 0 and 4 ([0, 6)); {V@0, char@6}: 7 -> 8 (alignment 2) */
     CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_SHORT, &v));
-    t = pair2(v, MPI_CHAR, 6);
-    CHECK_BOUNDS(t, 5, 0, 8, 0, 7);
-    MPI_Type_free(&t);
+    CHECK_PAIR2(v, MPI_CHAR, 6, 5, 0, 8, 0, 7);
     MPI_Type_free(&v);
 
     /* a struct around an unpadded vector pads it: hvector(2, 1, 1, DOUBLE) = [0, 9) unpadded;
@@ -298,21 +298,15 @@ static void resized_child_cases(void)
     /* R = resized(INT, 0, 5): markers at 0 and 5.
      * {R@0, char@8}: lb 0, ub 5 (the char beyond the marker does not count); data [0, 9) */
     CHECK_MPI(MPI_Type_create_resized(MPI_INT, 0, 5, &r));
-    t = pair2(r, MPI_CHAR, 8);
-    CHECK_BOUNDS(t, 5, 0, 5, 0, 9);
-    MPI_Type_free(&t);
+    CHECK_PAIR2(r, MPI_CHAR, 8, 5, 0, 5, 0, 9);
     /* {R@0, char@-4}: still [0, 5); data [-4, 4) */
-    t = pair2(r, MPI_CHAR, -4);
-    CHECK_BOUNDS(t, 5, 0, 5, -4, 8);
-    MPI_Type_free(&t);
+    CHECK_PAIR2(r, MPI_CHAR, -4, 5, 0, 5, -4, 8);
     MPI_Type_free(&r);
 
     /* R2 = resized(DOUBLE, 0, 8): {char@0, R2@1}: the only lb marker is R2's, at 1: [1, 9),
      * extent 8, no padding; data [0, 9) */
     CHECK_MPI(MPI_Type_create_resized(MPI_DOUBLE, 0, 8, &r));
-    t = pair2(MPI_CHAR, r, 1);
-    CHECK_BOUNDS(t, 9, 1, 8, 0, 9);
-    MPI_Type_free(&t);
+    CHECK_PAIR2(MPI_CHAR, r, 1, 9, 1, 8, 0, 9);
     {
         /* {R2 x2 @0, char@16}: copies at 0 and 8, ub marker 16; char [16, 17) beyond it */
         int bl[2] = { 2, 1 };
@@ -327,9 +321,7 @@ static void resized_child_cases(void)
     /* R3 = resized(CHAR, 0, 3): {double@0, R3@8}: the markers are R3's, [8, 11), extent 3,
      * although a double lies at [0, 8) */
     CHECK_MPI(MPI_Type_create_resized(MPI_CHAR, 0, 3, &r));
-    t = pair2(MPI_DOUBLE, r, 8);
-    CHECK_BOUNDS(t, 9, 8, 3, 0, 9);
-    MPI_Type_free(&t);
+    CHECK_PAIR2(MPI_DOUBLE, r, 8, 9, 8, 3, 0, 9);
     MPI_Type_free(&r);
 
     /* Z = resized(contiguous(0, INT), -2, 10): no data but markers at -2 and 8, so not empty.
@@ -339,9 +331,7 @@ static void resized_child_cases(void)
         CHECK_MPI(MPI_Type_contiguous(0, MPI_INT, &e));
         CHECK_MPI(MPI_Type_create_resized(e, -2, 10, &r));
         CHECK_BOUNDS(r, 0, -2, 10, 0, 0);
-        t = pair2(MPI_CHAR, r, 100);
-        CHECK_BOUNDS(t, 1, 98, 10, 0, 1);
-        MPI_Type_free(&t);
+        CHECK_PAIR2(MPI_CHAR, r, 100, 1, 98, 10, 0, 1);
         MPI_Type_free(&r);
         MPI_Type_free(&e);
     }
@@ -367,32 +357,24 @@ static void nested_marker_cases(void)
     CHECK_BOUNDS(v, 12, -4, 80, 0, 68);
     /* {V@0, double@100}: V's markers win, the double at [100, 108) is outside: [-4, 76);
      * data [0, 108) */
-    t = pair2(v, MPI_DOUBLE, 100);
-    CHECK_BOUNDS(t, 20, -4, 80, 0, 108);
-    MPI_Type_free(&t);
+    CHECK_PAIR2(v, MPI_DOUBLE, 100, 20, -4, 80, 0, 108);
     MPI_Type_free(&v);
 
     /* negative stride: vector(2, 1, -1, M): copies at 0 and -16: lb markers -4, -20;
      * ub markers 12, -4: [-20, 12); data [-16, 4) */
-    CHECK_MPI(MPI_Type_vector(2, 1, -1, m, &v));
-    CHECK_BOUNDS(v, 8, -20, 32, -16, 20);
-    MPI_Type_free(&v);
+    CHECK_NEW_BOUNDS(v, MPI_Type_vector(2, 1, -1, m, &v), 8, -20, 32, -16, 20);
 
     /* {contiguous(2, M)@0, char@-10}: copies at 0 and 16 give markers [-4, 28); the char has
      * none; data [-10, -9) [0, 4) [16, 20) */
     CHECK_MPI(MPI_Type_contiguous(2, m, &v));
-    t = pair2(v, MPI_CHAR, -10);
-    CHECK_BOUNDS(t, 9, -4, 32, -10, 30);
-    MPI_Type_free(&t);
+    CHECK_PAIR2(v, MPI_CHAR, -10, 9, -4, 32, -10, 30);
     MPI_Type_free(&v);
 
     /* hindexed({1, 1}, {0, 100}, M): copies at 0 and 100: [-4, 112); data [0, 104) */
     {
         int bl[2] = { 1, 1 };
         MPI_Aint disp[2] = { 0, 100 };
-        CHECK_MPI(MPI_Type_create_hindexed(2, bl, disp, m, &v));
-        CHECK_BOUNDS(v, 8, -4, 116, 0, 104);
-        MPI_Type_free(&v);
+        CHECK_NEW_BOUNDS(v, MPI_Type_create_hindexed(2, bl, disp, m, &v), 8, -4, 116, 0, 104);
     }
 
     /* {M x2 @0, UB@100}: lb -4 from M, ub = max(16 + 12, 100) = 100; data [0, 20) */
@@ -406,9 +388,7 @@ static void nested_marker_cases(void)
     }
 
     /* {M@0, int@-20}: [-4, 12) from M's markers; data [-20, 4) */
-    t = pair2(m, MPI_INT, -20);
-    CHECK_BOUNDS(t, 8, -4, 16, -20, 24);
-    MPI_Type_free(&t);
+    CHECK_PAIR2(m, MPI_INT, -20, 8, -4, 16, -20, 24);
     MPI_Type_free(&m);
 
     /* L = {LB@-2, char@0}: [-2, 1) (alignment 1). {L@0, double@8}: lb marker -2, no ub marker:
@@ -419,9 +399,7 @@ static void nested_marker_cases(void)
         MPI_Datatype types[2] = { MPI_LB, MPI_CHAR };
         m = mkstruct(2, bl, disp, types);
         CHECK_BOUNDS(m, 1, -2, 3, 0, 1);
-        t = pair2(m, MPI_DOUBLE, 8);
-        CHECK_BOUNDS(t, 9, -2, 24, 0, 16);
-        MPI_Type_free(&t);
+        CHECK_PAIR2(m, MPI_DOUBLE, 8, 9, -2, 24, 0, 16);
         /* markers from two sources: {L@0, UB@5, double@8}: lb -2 from L, ub 5 from MPI_UB,
          * no padding (explicit ub): [-2, 5), data [0, 16) */
         {
@@ -444,9 +422,7 @@ static void empty_child_cases(void)
     CHECK_MPI(MPI_Type_contiguous(0, MPI_INT, &e));
 
     /* {char@0, E@100}: [0, 1) */
-    t = pair2(MPI_CHAR, e, 100);
-    CHECK_BOUNDS(t, 1, 0, 1, 0, 1);
-    MPI_Type_free(&t);
+    CHECK_PAIR2(MPI_CHAR, e, 100, 1, 0, 1, 0, 1);
     /* {E@-50, char@10} (E first, so it is not at displacement 0): [10, 11) */
     {
         int bl[2] = { 1, 1 };

@@ -57,13 +57,24 @@ static void free_churn(MPI_Datatype *types, int count)
         MPI_Type_free(&types[k]);
 }
 
-static void fill_send(int *buf, int n)
+/* The buffers of n pairs: to send, filled (one pair every 3 ints, -5 between); to receive into
+ * (one pair every 4 ints), all -1. */
+static void make_buffers(int n, int **sbuf, int **rbuf)
 {
-    for (int j = 0; j < n; j++) {
-        buf[3 * j] = value(rank, 2 * j);
-        buf[3 * j + 1] = value(rank, 2 * j + 1);
-        buf[3 * j + 2] = -5;
+    int *s = malloc((size_t) n * 3 * sizeof(int)), *r = malloc((size_t) n * 4 * sizeof(int));
+    if (!s || !r) {
+        MTEST_FAIL("out of memory");
+        exit(1);
     }
+    for (int j = 0; j < n; j++) {
+        s[3 * j] = value(rank, 2 * j);
+        s[3 * j + 1] = value(rank, 2 * j + 1);
+        s[3 * j + 2] = -5;
+    }
+    for (int j = 0; j < 4 * n; j++)
+        r[j] = -1;
+    *sbuf = s;
+    *rbuf = r;
 }
 
 static void check_recv(const int *buf, int n, const char *what)
@@ -76,44 +87,52 @@ static void check_recv(const int *buf, int n, const char *what)
     }
 }
 
+/* Starts the receive of n pairs from prev and frees its type at once; returns the freed handle. */
+static MPI_Datatype start_recv(int *rbuf, int n, int tag, MPI_Request *req)
+{
+    MPI_Datatype rt = recv_type(n);
+    CHECK_MPI(MPI_Irecv(rbuf, 1, rt, prev, tag, MPI_COMM_WORLD, req));
+    CHECK_MPI(MPI_Type_free(&rt));
+    return rt;
+}
+
+/* Starts the send of n pairs to next and frees its type at once; returns the freed handle. */
+static MPI_Datatype start_send(const int *sbuf, int n, int tag, MPI_Request *req)
+{
+    MPI_Datatype st = send_type(n);
+    CHECK_MPI(MPI_Isend(sbuf, 1, st, next, tag, MPI_COMM_WORLD, req));
+    CHECK_MPI(MPI_Type_free(&st));
+    return st;
+}
+
+/* Tells rank `to` that this rank has started its operation, and waits until rank `from` has
+ * started its own. */
+static void handshake(int to, int from, int tag, MPI_Request *go_req)
+{
+    static int go;      /* outlives the send, which completes later */
+    CHECK_MPI(MPI_Isend(&go, 0, MPI_INT, to, tag, MPI_COMM_WORLD, go_req));
+    CHECK_MPI(MPI_Recv(&go, 0, MPI_INT, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+}
+
 /* One exchange of n pairs; receiver_first: every rank posts its receive before its neighbour
  * starts sending, else every send starts before the matching receive is posted. */
 static void exchange(int n, int receiver_first, int tag)
 {
     char what[64];
     snprintf(what, sizeof what, "%d pairs, %s first", n, receiver_first ? "receive" : "send");
-    int *sbuf = malloc((size_t) n * 3 * sizeof(int)), *rbuf = malloc((size_t) n * 4 * sizeof(int));
-    if (!sbuf || !rbuf) {
-        MTEST_FAIL("out of memory");
-        exit(1);
-    }
-    fill_send(sbuf, n);
-    for (int j = 0; j < 4 * n; j++)
-        rbuf[j] = -1;
+    int *sbuf, *rbuf;
+    make_buffers(n, &sbuf, &rbuf);
     MPI_Request sreq, rreq, go_req;
     MPI_Datatype st, rt, extra[20];
-    int go = 0;
 
     if (receiver_first) {
-        rt = recv_type(n);
-        CHECK_MPI(MPI_Irecv(rbuf, 1, rt, prev, tag, MPI_COMM_WORLD, &rreq));
-        CHECK_MPI(MPI_Type_free(&rt));
-        /* tell prev my receive is posted; wait until next has posted its own */
-        CHECK_MPI(MPI_Isend(&go, 0, MPI_INT, prev, tag + 1, MPI_COMM_WORLD, &go_req));
-        CHECK_MPI(MPI_Recv(&go, 0, MPI_INT, next, tag + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-        st = send_type(n);
-        CHECK_MPI(MPI_Isend(sbuf, 1, st, next, tag, MPI_COMM_WORLD, &sreq));
-        CHECK_MPI(MPI_Type_free(&st));
+        rt = start_recv(rbuf, n, tag, &rreq);
+        handshake(prev, next, tag + 1, &go_req);    /* to the sender of what I receive */
+        st = start_send(sbuf, n, tag, &sreq);
     } else {
-        st = send_type(n);
-        CHECK_MPI(MPI_Isend(sbuf, 1, st, next, tag, MPI_COMM_WORLD, &sreq));
-        CHECK_MPI(MPI_Type_free(&st));
-        /* tell next my send has started; wait until prev has started its own */
-        CHECK_MPI(MPI_Isend(&go, 0, MPI_INT, next, tag + 1, MPI_COMM_WORLD, &go_req));
-        CHECK_MPI(MPI_Recv(&go, 0, MPI_INT, prev, tag + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-        rt = recv_type(n);
-        CHECK_MPI(MPI_Irecv(rbuf, 1, rt, prev, tag, MPI_COMM_WORLD, &rreq));
-        CHECK_MPI(MPI_Type_free(&rt));
+        st = start_send(sbuf, n, tag, &sreq);
+        handshake(next, prev, tag + 1, &go_req);    /* to the receiver of what I send */
+        rt = start_recv(rbuf, n, tag, &rreq);
     }
     CHECK(st == MPI_DATATYPE_NULL && rt == MPI_DATATYPE_NULL, "%s: MPI_Type_free did not set the handles to null", what);
     churn(extra, 20);
@@ -140,14 +159,8 @@ static void exchange(int n, int receiver_first, int tag)
 /* A send whose type and request are both freed at once; the receiver sees the data. */
 static void freed_request(int n)
 {
-    int *sbuf = malloc((size_t) n * 3 * sizeof(int)), *rbuf = malloc((size_t) n * 4 * sizeof(int));
-    if (!sbuf || !rbuf) {
-        MTEST_FAIL("out of memory");
-        exit(1);
-    }
-    fill_send(sbuf, n);
-    for (int j = 0; j < 4 * n; j++)
-        rbuf[j] = -1;
+    int *sbuf, *rbuf;
+    make_buffers(n, &sbuf, &rbuf);
     MPI_Datatype st = send_type(n), rt = recv_type(n);
     MPI_Request req;
     CHECK_MPI(MPI_Isend(sbuf, 1, st, next, 50, MPI_COMM_WORLD, &req));

@@ -10,14 +10,6 @@
 
 #define GUARD 0xc3
 
-static int untouched(const unsigned char *b, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (b[i] != GUARD)
-            return 0;
-    return 1;
-}
-
 int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
@@ -63,7 +55,7 @@ int main(int argc, char **argv)
     const unsigned char want[14] = { 0x0a, 0x0b, 0x0c, 0x0d, 0xff, 0xff, 0xff, 0xfe, 0x12, 0x34,
                                      0xff, 0xff, 0xff, 0xfd };
     CHECK(memcmp(buf, want, 14) == 0, "external32 bytes differ");
-    CHECK(untouched(buf + 14, 18), "bytes after the external data were written");
+    CHECK(mtest_untouched(buf + 14, 18, GUARD), "bytes after the external data were written");
 
     int iv2[2] = { 0, 0 };
     short sv2 = 0;
@@ -93,7 +85,7 @@ int main(int argc, char **argv)
     pos = 1;
     CHECK_ERR(MPI_Pack_external("external32", &lv, 1, MPI_LONG, buf, 4, &pos), MPI_ERR_TRUNCATE);
     CHECK_EQ(pos, 1);
-    CHECK(untouched(buf, 32), "a truncated MPI_Pack_external wrote into the buffer");
+    CHECK(mtest_untouched(buf, 32, GUARD), "a truncated MPI_Pack_external wrote into the buffer");
     pos = 0;
     CHECK_MPI(MPI_Pack_external("external32", &lv, 1, MPI_LONG, buf, 4, &pos));
     CHECK_EQ(pos, 4);

@@ -14,14 +14,6 @@
 
 #define GUARD 0xa5
 
-static int untouched(const unsigned char *b, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (b[i] != GUARD)
-            return 0;
-    return 1;
-}
-
 int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
@@ -38,31 +30,31 @@ int main(int argc, char **argv)
     memset(buf, GUARD, sizeof buf);
     CHECK_ERR(MPI_Pack(src, 1, vec, buf, 11, &pos, MPI_COMM_WORLD), MPI_ERR_TRUNCATE);
     CHECK_EQ(pos, 0);
-    CHECK(untouched(buf, 64), "a truncated MPI_Pack wrote into the buffer");
+    CHECK(mtest_untouched(buf, 64, GUARD), "a truncated MPI_Pack wrote into the buffer");
     pos = 5;
     CHECK_ERR(MPI_Pack(src, 1, vec, buf, 16, &pos, MPI_COMM_WORLD), MPI_ERR_TRUNCATE);
     CHECK_EQ(pos, 5);
-    CHECK(untouched(buf, 64), "a truncated MPI_Pack wrote into the buffer");
+    CHECK(mtest_untouched(buf, 64, GUARD), "a truncated MPI_Pack wrote into the buffer");
     CHECK_ERR(MPI_Pack(src, 3, MPI_INT, buf, 8, &pos, MPI_COMM_WORLD), MPI_ERR_TRUNCATE);
-    CHECK(untouched(buf, 64), "a truncated MPI_Pack of MPI_INT wrote into the buffer");
+    CHECK(mtest_untouched(buf, 64, GUARD), "a truncated MPI_Pack of MPI_INT wrote into the buffer");
     /* exactly enough room is fine */
     pos = 4;
     CHECK_MPI(MPI_Pack(src, 1, vec, buf, 16, &pos, MPI_COMM_WORLD));
     CHECK_EQ(pos, 16);
-    CHECK(untouched(buf, 4) && untouched(buf + 16, 48), "MPI_Pack wrote outside [4, 16)");
+    CHECK(mtest_untouched(buf, 4, GUARD) && mtest_untouched(buf + 16, 48, GUARD), "MPI_Pack wrote outside [4, 16)");
 
     /* large count: the same rules */
     MPI_Count cpos = 0;
     memset(buf, GUARD, sizeof buf);
     CHECK_ERR(MPI_Pack_c(src, 2, MPI_INT, buf, 7, &cpos, MPI_COMM_WORLD), MPI_ERR_TRUNCATE);
-    CHECK(untouched(buf, 64) && cpos == 0, "a truncated MPI_Pack_c wrote or moved");
+    CHECK(mtest_untouched(buf, 64, GUARD) && cpos == 0, "a truncated MPI_Pack_c wrote or moved");
 
     /* positions outside the buffer */
     pos = 17;
     CHECK_ERR(MPI_Pack(src, 0, MPI_INT, buf, 16, &pos, MPI_COMM_WORLD), MPI_ERR_ARG);
     pos = -1;
     CHECK_ERR(MPI_Pack(src, 1, MPI_INT, buf, 16, &pos, MPI_COMM_WORLD), MPI_ERR_ARG);
-    CHECK(untouched(buf, 64), "MPI_Pack at a bad position wrote into the buffer");
+    CHECK(mtest_untouched(buf, 64, GUARD), "MPI_Pack at a bad position wrote into the buffer");
 
     /* unpack: 8 bytes of input cannot fill vector (12 bytes); the typed buffer stays */
     int dst[8];
@@ -103,7 +95,7 @@ int main(int argc, char **argv)
     memset(buf, GUARD, sizeof buf);
     CHECK_ERR(MPI_Pack_c(src, big, MPI_INT, buf, 64, &cpos, MPI_COMM_WORLD), MPI_ERR_ARG);
     CHECK_ERR(MPI_Unpack_c(buf, 64, &cpos, dst, big, MPI_INT, MPI_COMM_WORLD), MPI_ERR_ARG);
-    CHECK(untouched(buf, 64) && cpos == 0, "an overflowing MPI_Pack_c wrote or moved");
+    CHECK(mtest_untouched(buf, 64, GUARD) && cpos == 0, "an overflowing MPI_Pack_c wrote or moved");
     /* a size beyond INT_MAX is MPI_UNDEFINED for the int binding, exact for the _c one */
     CHECK_MPI(MPI_Pack_size(INT_MAX, MPI_DOUBLE, MPI_COMM_WORLD, &size));
     CHECK_EQ(size, MPI_UNDEFINED);

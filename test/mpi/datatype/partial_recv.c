@@ -128,14 +128,9 @@ struct rec { int a; double b; char c; };     /* padded: 4 bytes after a, 7 after
 
 static MPI_Datatype rec_type(void)
 {
-    MPI_Datatype t, r;
-    MPI_Type_create_struct(3, (int[]) { 1, 1, 1 },
-                           (MPI_Aint[]) { offsetof(struct rec, a), offsetof(struct rec, b), offsetof(struct rec, c) },
-                           (MPI_Datatype[]) { MPI_INT, MPI_DOUBLE, MPI_CHAR }, &t);
-    MPI_Type_create_resized(t, 0, sizeof(struct rec), &r);
-    MPI_Type_free(&t);
-    MPI_Type_commit(&r);
-    return r;
+    return mtest_struct_type(3,
+                             (MPI_Aint[]) { offsetof(struct rec, a), offsetof(struct rec, b), offsetof(struct rec, c) },
+                             (MPI_Datatype[]) { MPI_INT, MPI_DOUBLE, MPI_CHAR }, sizeof(struct rec));
 }
 
 /* Two whole records and the int and double of a third, received as 4 records: the third record's

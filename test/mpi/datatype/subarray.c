@@ -13,75 +13,58 @@
 #define INTS(...) ((int[]) { __VA_ARGS__ })
 #define COUNTS(...) ((MPI_Count[]) { __VA_ARGS__ })
 
-static void hand_cases(void)
-{
-    MPI_Datatype t;
+/* A hand-computed case: the arguments, then the expected size, lb, extent, true_lb, true_extent. */
+typedef struct {
+    int line, ndims, sizes[3], subsizes[3], starts[3], order;
+    MPI_Datatype old;
+    MPI_Count size, lb, extent, true_lb, true_extent;
+} Subarray_case;
 
+static const Subarray_case hand[] = {
     /* 2-D C: rows 1-2, columns 2-4 -> elements 8..16 */
-    CHECK_MPI(MPI_Type_create_subarray(2, INTS(4, 6), INTS(2, 3), INTS(1, 2), MPI_ORDER_C, MPI_INT, &t));
-    CHECK_BOUNDS(t, 24, 0, 96, 32, 36);
-    MPI_Type_free(&t);
+    { __LINE__, 2, { 4, 6 }, { 2, 3 }, { 1, 2 }, MPI_ORDER_C, MPI_INT, 24, 0, 96, 32, 36 },
     /* the same box, Fortran: elements 1+2*4 = 9 .. 2+4*4 = 18 */
-    CHECK_MPI(MPI_Type_create_subarray(2, INTS(4, 6), INTS(2, 3), INTS(1, 2), MPI_ORDER_FORTRAN, MPI_INT, &t));
-    CHECK_BOUNDS(t, 24, 0, 96, 36, 40);
-    MPI_Type_free(&t);
+    { __LINE__, 2, { 4, 6 }, { 2, 3 }, { 1, 2 }, MPI_ORDER_FORTRAN, MPI_INT, 24, 0, 96, 36, 40 },
 
     /* 3-D {3,4,5} box {2,2,3} at {1,2,2} of doubles.
      * C: (x0*4 + x1)*5 + x2: first (1,2,2) = 32, last (2,3,4) = 59 */
-    CHECK_MPI(MPI_Type_create_subarray(3, INTS(3, 4, 5), INTS(2, 2, 3), INTS(1, 2, 2), MPI_ORDER_C,
-                                       MPI_DOUBLE, &t));
-    CHECK_BOUNDS(t, 96, 0, 480, 256, 224);
-    MPI_Type_free(&t);
+    { __LINE__, 3, { 3, 4, 5 }, { 2, 2, 3 }, { 1, 2, 2 }, MPI_ORDER_C, MPI_DOUBLE, 96, 0, 480, 256, 224 },
     /* Fortran: x0 + x1*3 + x2*12: first 1+6+24 = 31, last 2+9+48 = 59 */
-    CHECK_MPI(MPI_Type_create_subarray(3, INTS(3, 4, 5), INTS(2, 2, 3), INTS(1, 2, 2), MPI_ORDER_FORTRAN,
-                                       MPI_DOUBLE, &t));
-    CHECK_BOUNDS(t, 96, 0, 480, 248, 232);
-    MPI_Type_free(&t);
+    { __LINE__, 3, { 3, 4, 5 }, { 2, 2, 3 }, { 1, 2, 2 }, MPI_ORDER_FORTRAN, MPI_DOUBLE, 96, 0, 480, 248, 232 },
 
     /* starts at the edges: the last corner (2..3, 3..5) -> 15..23, the data ends at the extent */
-    CHECK_MPI(MPI_Type_create_subarray(2, INTS(4, 6), INTS(2, 3), INTS(2, 3), MPI_ORDER_C, MPI_INT, &t));
-    CHECK_BOUNDS(t, 24, 0, 96, 60, 36);
-    MPI_Type_free(&t);
+    { __LINE__, 2, { 4, 6 }, { 2, 3 }, { 2, 3 }, MPI_ORDER_C, MPI_INT, 24, 0, 96, 60, 36 },
     /* the first corner: 0..8 */
-    CHECK_MPI(MPI_Type_create_subarray(2, INTS(4, 6), INTS(2, 3), INTS(0, 0), MPI_ORDER_C, MPI_INT, &t));
-    CHECK_BOUNDS(t, 24, 0, 96, 0, 36);
-    MPI_Type_free(&t);
+    { __LINE__, 2, { 4, 6 }, { 2, 3 }, { 0, 0 }, MPI_ORDER_C, MPI_INT, 24, 0, 96, 0, 36 },
     /* the last corner in Fortran order: (2..3) + (3..5)*4 -> 14..23 */
-    CHECK_MPI(MPI_Type_create_subarray(2, INTS(4, 6), INTS(2, 3), INTS(2, 3), MPI_ORDER_FORTRAN, MPI_INT, &t));
-    CHECK_BOUNDS(t, 24, 0, 96, 56, 40);
-    MPI_Type_free(&t);
+    { __LINE__, 2, { 4, 6 }, { 2, 3 }, { 2, 3 }, MPI_ORDER_FORTRAN, MPI_INT, 24, 0, 96, 56, 40 },
 
     /* the full array: as large as a contiguous of 24 ints */
-    CHECK_MPI(MPI_Type_create_subarray(2, INTS(4, 6), INTS(4, 6), INTS(0, 0), MPI_ORDER_C, MPI_INT, &t));
-    CHECK_BOUNDS(t, 96, 0, 96, 0, 96);
-    MPI_Type_free(&t);
-    CHECK_MPI(MPI_Type_create_subarray(2, INTS(4, 6), INTS(4, 6), INTS(0, 0), MPI_ORDER_FORTRAN, MPI_INT, &t));
-    CHECK_BOUNDS(t, 96, 0, 96, 0, 96);
-    MPI_Type_free(&t);
+    { __LINE__, 2, { 4, 6 }, { 4, 6 }, { 0, 0 }, MPI_ORDER_C, MPI_INT, 96, 0, 96, 0, 96 },
+    { __LINE__, 2, { 4, 6 }, { 4, 6 }, { 0, 0 }, MPI_ORDER_FORTRAN, MPI_INT, 96, 0, 96, 0, 96 },
     /* full rows only (C): rows 1-2 are one run of 12 ints */
-    CHECK_MPI(MPI_Type_create_subarray(2, INTS(4, 6), INTS(2, 6), INTS(1, 0), MPI_ORDER_C, MPI_INT, &t));
-    CHECK_BOUNDS(t, 48, 0, 96, 24, 48);
-    MPI_Type_free(&t);
+    { __LINE__, 2, { 4, 6 }, { 2, 6 }, { 1, 0 }, MPI_ORDER_C, MPI_INT, 48, 0, 96, 24, 48 },
 
     /* one element: (3, 5) is the last one in both orders */
-    CHECK_MPI(MPI_Type_create_subarray(2, INTS(4, 6), INTS(1, 1), INTS(3, 5), MPI_ORDER_C, MPI_INT, &t));
-    CHECK_BOUNDS(t, 4, 0, 96, 92, 4);
-    MPI_Type_free(&t);
+    { __LINE__, 2, { 4, 6 }, { 1, 1 }, { 3, 5 }, MPI_ORDER_C, MPI_INT, 4, 0, 96, 92, 4 },
     /* (1, 2): C 8, Fortran 9 */
-    CHECK_MPI(MPI_Type_create_subarray(2, INTS(4, 6), INTS(1, 1), INTS(1, 2), MPI_ORDER_C, MPI_INT, &t));
-    CHECK_BOUNDS(t, 4, 0, 96, 32, 4);
-    MPI_Type_free(&t);
-    CHECK_MPI(MPI_Type_create_subarray(2, INTS(4, 6), INTS(1, 1), INTS(1, 2), MPI_ORDER_FORTRAN, MPI_INT, &t));
-    CHECK_BOUNDS(t, 4, 0, 96, 36, 4);
-    MPI_Type_free(&t);
+    { __LINE__, 2, { 4, 6 }, { 1, 1 }, { 1, 2 }, MPI_ORDER_C, MPI_INT, 4, 0, 96, 32, 4 },
+    { __LINE__, 2, { 4, 6 }, { 1, 1 }, { 1, 2 }, MPI_ORDER_FORTRAN, MPI_INT, 4, 0, 96, 36, 4 },
 
     /* 1-D: 4 of 10 ints from 3; the order does not matter */
-    CHECK_MPI(MPI_Type_create_subarray(1, INTS(10), INTS(4), INTS(3), MPI_ORDER_C, MPI_INT, &t));
-    CHECK_BOUNDS(t, 16, 0, 40, 12, 16);
-    MPI_Type_free(&t);
-    CHECK_MPI(MPI_Type_create_subarray(1, INTS(10), INTS(4), INTS(3), MPI_ORDER_FORTRAN, MPI_INT, &t));
-    CHECK_BOUNDS(t, 16, 0, 40, 12, 16);
-    MPI_Type_free(&t);
+    { __LINE__, 1, { 10 }, { 4 }, { 3 }, MPI_ORDER_C, MPI_INT, 16, 0, 40, 12, 16 },
+    { __LINE__, 1, { 10 }, { 4 }, { 3 }, MPI_ORDER_FORTRAN, MPI_INT, 16, 0, 40, 12, 16 },
+};
+
+static void hand_cases(void)
+{
+    for (size_t i = 0; i < sizeof hand / sizeof hand[0]; i++) {
+        const Subarray_case *c = &hand[i];
+        MPI_Datatype t;
+        CHECK_MPI(MPI_Type_create_subarray(c->ndims, c->sizes, c->subsizes, c->starts, c->order, c->old, &t));
+        bounds_check(c->line, "MPI_Type_create_subarray", t, c->size, c->lb, c->extent, c->true_lb, c->true_extent);
+        MPI_Type_free(&t);
+    }
 }
 
 /* Old types that are not basic: the copies are extent(old) apart, and the data inside each copy
@@ -93,17 +76,14 @@ static void derived_old(void)
     /* an int in a 12-byte cell starting 4 bytes before it: [-4, 8), data [0, 4).
      * 2 of 5 from 1: copies at 12 and 24, data [12, 16) and [24, 28); lb 0, extent 60 */
     CHECK_MPI(MPI_Type_create_resized(MPI_INT, -4, 12, &old));
-    CHECK_MPI(MPI_Type_create_subarray(1, INTS(5), INTS(2), INTS(1), MPI_ORDER_C, old, &t));
-    CHECK_BOUNDS(t, 8, 0, 60, 12, 16);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_subarray(1, INTS(5), INTS(2), INTS(1), MPI_ORDER_C, old, &t), 8, 0, 60, 12, 16);
     MPI_Type_free(&old);
 
     /* vector(2, 1, 2, int): size 8, extent 12, data [0, 12).
      * {3,4} box {2,2} at {1,1}, C: first 1*4+1 = 5 -> 60, last 2*4+2 = 10 -> [120, 132) */
     CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_INT, &old));
-    CHECK_MPI(MPI_Type_create_subarray(2, INTS(3, 4), INTS(2, 2), INTS(1, 1), MPI_ORDER_C, old, &t));
-    CHECK_BOUNDS(t, 32, 0, 144, 60, 72);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_subarray(2, INTS(3, 4), INTS(2, 2), INTS(1, 1), MPI_ORDER_C, old, &t),
+                     32, 0, 144, 60, 72);
     /* the old type may be freed while the subarray lives */
     CHECK_MPI(MPI_Type_create_subarray(2, INTS(3, 4), INTS(2, 2), INTS(1, 1), MPI_ORDER_FORTRAN, old, &t));
     MPI_Type_free(&old);
@@ -116,9 +96,7 @@ static void derived_old(void)
     /* a subarray of subarrays: the inner one (1 of {4} from 2, ints) has extent 16, data [8, 12);
      * outer 1-D: 2 of 3 from 1 -> copies at 16 and 32, data [24, 28) and [40, 44); extent 48 */
     CHECK_MPI(MPI_Type_create_subarray(1, INTS(4), INTS(1), INTS(2), MPI_ORDER_C, MPI_INT, &old));
-    CHECK_MPI(MPI_Type_create_subarray(1, INTS(3), INTS(2), INTS(1), MPI_ORDER_C, old, &t));
-    CHECK_BOUNDS(t, 8, 0, 48, 24, 20);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_subarray(1, INTS(3), INTS(2), INTS(1), MPI_ORDER_C, old, &t), 8, 0, 48, 24, 20);
     MPI_Type_free(&old);
 }
 
@@ -128,18 +106,17 @@ static void large(void)
     MPI_Datatype t;
     const MPI_Count M = (MPI_Count) 1 << 20;
 
-    CHECK_MPI(MPI_Type_create_subarray_c(2, COUNTS(4, 6), COUNTS(2, 3), COUNTS(1, 2), MPI_ORDER_C, MPI_INT, &t));
-    CHECK_BOUNDS(t, 24, 0, 96, 32, 36);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_subarray_c(2, COUNTS(4, 6), COUNTS(2, 3), COUNTS(1, 2), MPI_ORDER_C,
+                                                   MPI_INT, &t),
+                     24, 0, 96, 32, 36);
 
     /* {M, M, 4} doubles, box {M, 4096, 4} at {0, M/2, 0}, C order:
      * first (0, M/2, 0) = 2^21, last (M-1, M/2+4095, 3) = ((M-1)*M + M/2 + 4095)*4 + 3;
      * size 2^34 doubles = 2^37 bytes; extent 2^42 doubles = 2^45 bytes */
     MPI_Count first = (M / 2) * 4, last = ((M - 1) * M + M / 2 + 4095) * 4 + 3;
-    CHECK_MPI(MPI_Type_create_subarray_c(3, COUNTS(M, M, 4), COUNTS(M, 4096, 4), COUNTS(0, M / 2, 0),
-                                         MPI_ORDER_C, MPI_DOUBLE, &t));
-    CHECK_BOUNDS(t, (MPI_Count) 1 << 37, 0, (MPI_Count) 1 << 45, first * 8, (last - first + 1) * 8);
-    MPI_Type_free(&t);
+    CHECK_NEW_BOUNDS(t, MPI_Type_create_subarray_c(3, COUNTS(M, M, 4), COUNTS(M, 4096, 4), COUNTS(0, M / 2, 0),
+                                                   MPI_ORDER_C, MPI_DOUBLE, &t),
+                     (MPI_Count) 1 << 37, 0, (MPI_Count) 1 << 45, first * 8, (last - first + 1) * 8);
 }
 
 /* Every box of a few small shapes, both orders, against the brute-force reference. */
@@ -179,20 +156,10 @@ static void sweep(void)
     }
 }
 
-/* The types the library composes a subarray from go away with it: were they kept, a few hundred
- * thousand create/free cycles would exhaust the 2^20 datatype handles. */
-static void no_leak(void)
+/* For ref_no_leak: a subarray the library composes from several types. */
+static int make_subarray(MPI_Datatype *t)
 {
-    for (int i = 0; i < 250000; i++) {
-        MPI_Datatype t;
-        int rc = MPI_Type_create_subarray(3, INTS(3, 4, 5), INTS(2, 2, 3), INTS(1, 2, 2), MPI_ORDER_C,
-                                          MPI_INT, &t);
-        if (rc != MPI_SUCCESS) {
-            CHECK_MPI(rc);
-            break;
-        }
-        MPI_Type_free(&t);
-    }
+    return MPI_Type_create_subarray(3, INTS(3, 4, 5), INTS(2, 2, 3), INTS(1, 2, 2), MPI_ORDER_C, MPI_INT, t);
 }
 
 int main(int argc, char **argv)
@@ -202,6 +169,6 @@ int main(int argc, char **argv)
     derived_old();
     large();
     sweep();
-    no_leak();
+    ref_no_leak(250000, make_subarray);
     return MTest_Finalize();
 }

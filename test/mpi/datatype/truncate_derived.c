@@ -79,13 +79,9 @@ struct rec { char c; double d; int i; };
 /* 3 padded records into 2: the first two arrive, padding and the third slot keep their bytes. */
 static void structs(void)
 {
-    MPI_Datatype t, rec;
-    MPI_Type_create_struct(3, (int[]) { 1, 1, 1 },
-                           (MPI_Aint[]) { offsetof(struct rec, c), offsetof(struct rec, d), offsetof(struct rec, i) },
-                           (MPI_Datatype[]) { MPI_CHAR, MPI_DOUBLE, MPI_INT }, &t);
-    MPI_Type_create_resized(t, 0, sizeof(struct rec), &rec);
-    MPI_Type_free(&t);
-    MPI_Type_commit(&rec);
+    MPI_Datatype rec =
+        mtest_struct_type(3, (MPI_Aint[]) { offsetof(struct rec, c), offsetof(struct rec, d), offsetof(struct rec, i) },
+                          (MPI_Datatype[]) { MPI_CHAR, MPI_DOUBLE, MPI_INT }, sizeof(struct rec));
     struct rec s[3], r[3], want[3];
     memset(s, 0, sizeof s);
     memset(r, 0xEE, sizeof r);

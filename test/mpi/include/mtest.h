@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int mtest_errs = 0;
@@ -49,6 +50,37 @@ static int mtest_errs = 0;
             if (cls_ != (errclass)) MTEST_FAIL("%s gave class %d, expected %s (%d)", #call, cls_, #errclass, (errclass)); \
         } \
     } while (0)
+
+/* Whether all n bytes at p still hold guard (the bytes a call must not have written). */
+static inline int mtest_untouched(const void *p, size_t n, unsigned char guard)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != guard)
+            return 0;
+    return 1;
+}
+
+/* The committed type of a C struct of n fields, one types[i] each at disps[i] (offsetof), resized to
+ * the struct's size so that arrays of it line up, padding included. */
+static inline MPI_Datatype mtest_struct_type(int n, const MPI_Aint *disps, const MPI_Datatype *types,
+                                             MPI_Aint size)
+{
+    int *lens = malloc((size_t) (n > 0 ? n : 1) * sizeof(int));
+    MPI_Datatype t, r;
+    if (!lens) {
+        MTEST_FAIL("out of memory");
+        return MPI_DATATYPE_NULL;
+    }
+    for (int i = 0; i < n; i++)
+        lens[i] = 1;
+    MPI_Type_create_struct(n, lens, disps, types, &t);
+    MPI_Type_create_resized(t, 0, size, &r);
+    MPI_Type_free(&t);
+    MPI_Type_commit(&r);
+    free(lens);
+    return r;
+}
 
 static inline void MTest_Init(int *argc, char ***argv)
 {

@@ -16,20 +16,17 @@ static int child(char **argv)
     return 0;
 }
 
+static void driver(void)
+{
+    struct pm_job job;
+    pm_run(&job, (const char *[]) { "-n", "3", pm_self, "child", "x", NULL }, NULL, NULL, 60);
+    int before = mtest_errs;
+    CHECK_EQ(pm_exit_code(&job), 7);
+    CHECK(job.seconds < 15, "the job took %.1f s to end", job.seconds);
+    pm_done(&job, before);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc > 2 && !strcmp(argv[1], "child"))
-        return child(argv + 2);
-    MTest_Init(&argc, &argv);
-    if (pm_init(argv[0]) == 0) {
-        struct pm_job job;
-        pm_run(&job, (const char *[]) { "-n", "3", pm_self, "child", "x", NULL }, NULL, NULL, 60);
-        int before = mtest_errs;
-        CHECK_EQ(pm_exit_code(&job), 7);
-        CHECK(job.seconds < 15, "the job took %.1f s to end", job.seconds);
-        if (mtest_errs != before)
-            PM_SHOW(&job);
-        pm_free(&job);
-    }
-    return MTest_Finalize();
+    return pm_main(argc, argv, child, driver);
 }

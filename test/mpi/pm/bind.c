@@ -59,32 +59,29 @@ static void expect(const char *level, int nprocs, const char *mine)
         CHECK(strstr(job.outbuf, want), "-bind-to %s: rank %d is not bound as it should be", level, r);
     }
     CHECK(!strstr(job.errbuf, "warning"), "-bind-to %s: mpiexec warned", level);
-    if (mtest_errs != before)
-        PM_SHOW(&job);
-    pm_free(&job);
+    pm_done(&job, before);
+}
+
+static void driver(void)
+{
+    hwloc_topology_t topo;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    char *mine = NULL;
+    if (hwloc_topology_init(&topo) == 0 && hwloc_topology_load(topo) == 0 &&
+        hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0 && hwloc_bitmap_asprintf(&mine, set) >= 0) {
+        int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+        expect("core", ncores + 2 < 8 ? ncores + 2 : 8, mine);     /* wraps round when possible */
+        expect("numa", 2, mine);
+        expect("none", 2, mine);
+        hwloc_topology_destroy(topo);
+    } else {
+        MTEST_FAIL("hwloc cannot read this machine");
+    }
+    free(mine);
+    hwloc_bitmap_free(set);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc > 2 && !strcmp(argv[1], "child"))
-        return child(argv + 2);
-    MTest_Init(&argc, &argv);
-    if (pm_init(argv[0]) == 0) {
-        hwloc_topology_t topo;
-        hwloc_bitmap_t set = hwloc_bitmap_alloc();
-        char *mine = NULL;
-        if (hwloc_topology_init(&topo) == 0 && hwloc_topology_load(topo) == 0 &&
-            hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0 && hwloc_bitmap_asprintf(&mine, set) >= 0) {
-            int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-            expect("core", ncores + 2 < 8 ? ncores + 2 : 8, mine);     /* wraps round when possible */
-            expect("numa", 2, mine);
-            expect("none", 2, mine);
-            hwloc_topology_destroy(topo);
-        } else {
-            MTEST_FAIL("hwloc cannot read this machine");
-        }
-        free(mine);
-        hwloc_bitmap_free(set);
-    }
-    return MTest_Finalize();
+    return pm_main(argc, argv, child, driver);
 }

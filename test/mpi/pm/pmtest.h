@@ -3,17 +3,17 @@
  * process, and it runs the launcher under test (the runner puts its path in MPIEXEC) on this same
  * program in a child mode, with options of its own, then checks the exit status and the output:
  *
- *     int main(int argc, char **argv)
+ *     static int child(char **argv) { ... }          // one rank of the inner job: argv after "child"
+ *     static void driver(void)
  *     {
- *         if (argc > 1 && !strcmp(argv[1], "child"))
- *             return child(argc - 2, argv + 2);       // one rank of the inner job
- *         MTest_Init(&argc, &argv);
- *         pm_init(argv[0]);
  *         struct pm_job job;
  *         pm_run(&job, (const char *[]) { "-n", "2", pm_self, "child", "x", NULL }, NULL, NULL, 30);
+ *         int before = mtest_errs;
  *         CHECK_EQ(pm_exit_code(&job), 0);
  *         ...
+ *         pm_done(&job, before);
  *     }
+ *     int main(int argc, char **argv) { return pm_main(argc, argv, child, driver); }
  *
  * A rank of the inner job knows its rank from LOOM_RANK (what mpiexec gives the device), so these
  * tests do not depend on the device unless they mean to.
@@ -287,5 +287,27 @@ static inline int pm_count(const char *text, const char *needle)
 #define PM_SHOW(job) \
     fprintf(stderr, "  [mpiexec exit %d after %.1fs]\n  stdout: %.2000s\n  stderr: %.2000s\n", \
             pm_exit_code(job), (job)->seconds, (job)->outbuf, (job)->errbuf)
+
+/* After the checks of a job (before: mtest_errs when they began): shows what mpiexec said if one
+ * of them failed, and frees the job. */
+static inline void pm_done(struct pm_job *job, int before)
+{
+    if (mtest_errs != before)
+        PM_SHOW(job);
+    pm_free(job);
+}
+
+/* The main of a launcher test: with "child" and an argument, this process is a rank of an inner
+ * job and returns child(the arguments after "child"); else it is the driver, run once mpiexec is
+ * known. */
+static inline int pm_main(int argc, char **argv, int (*child)(char **), void (*driver)(void))
+{
+    if (argc > 2 && !strcmp(argv[1], "child"))
+        return child(argv + 2);
+    MTest_Init(&argc, &argv);
+    if (pm_init(argv[0]) == 0)
+        driver();
+    return MTest_Finalize();
+}
 
 #endif

@@ -22,25 +22,22 @@ static int child(char **argv)
     return 0;
 }
 
+static void driver(void)
+{
+    struct pm_job job;
+    pm_run(&job, (const char *[]) { "-n", "3", pm_self, "child", "x", NULL }, NULL, NULL, 60);
+    int before = mtest_errs, pid = -1;
+    CHECK_EQ(pm_exit_code(&job), 128 + SIGSEGV);
+    CHECK(job.seconds < 15, "the job took %.1f s to end", job.seconds);
+    CHECK(sscanf(job.outbuf, "pid %d", &pid) == 1, "rank 1 did not start");
+    char want[128];
+    snprintf(want, sizeof want, "mpiexec: rank 1 (pid %d) killed by signal 11 (Segmentation fault)", pid);
+    CHECK(strstr(job.errbuf, want), "no report '%s'", want);
+    CHECK_EQ(pm_count(job.errbuf, "killed by signal"), 1);
+    pm_done(&job, before);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc > 2 && !strcmp(argv[1], "child"))
-        return child(argv + 2);
-    MTest_Init(&argc, &argv);
-    if (pm_init(argv[0]) == 0) {
-        struct pm_job job;
-        pm_run(&job, (const char *[]) { "-n", "3", pm_self, "child", "x", NULL }, NULL, NULL, 60);
-        int before = mtest_errs, pid = -1;
-        CHECK_EQ(pm_exit_code(&job), 128 + SIGSEGV);
-        CHECK(job.seconds < 15, "the job took %.1f s to end", job.seconds);
-        CHECK(sscanf(job.outbuf, "pid %d", &pid) == 1, "rank 1 did not start");
-        char want[128];
-        snprintf(want, sizeof want, "mpiexec: rank 1 (pid %d) killed by signal 11 (Segmentation fault)", pid);
-        CHECK(strstr(job.errbuf, want), "no report '%s'", want);
-        CHECK_EQ(pm_count(job.errbuf, "killed by signal"), 1);
-        if (mtest_errs != before)
-            PM_SHOW(&job);
-        pm_free(&job);
-    }
-    return MTest_Finalize();
+    return pm_main(argc, argv, child, driver);
 }

@@ -83,22 +83,19 @@ static void expect(const char *ending, int code)
     CHECK(pm_exit_code(&job) == code, "%s: exit status %d, expected %d", ending, pm_exit_code(&job), code);
     CHECK(strstr(job.outbuf, "made /loom-"), "%s: rank 0 did not create the object", ending);
     CHECK(leftovers(job.pid) == 0, "%s: the job's shared memory was left behind", ending);
-    if (mtest_errs != before)
-        PM_SHOW(&job);
-    pm_free(&job);
+    pm_done(&job, before);
+}
+
+static void driver(void)
+{
+    expect("ok", 0);
+    expect("fail", 3);
+    expect("segv", 128 + SIGSEGV);
+    expect("timeout", 124);
+    expect("sigterm", 128 + SIGTERM);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc > 2 && !strcmp(argv[1], "child"))
-        return child(argv + 2);
-    MTest_Init(&argc, &argv);
-    if (pm_init(argv[0]) == 0) {
-        expect("ok", 0);
-        expect("fail", 3);
-        expect("segv", 128 + SIGSEGV);
-        expect("timeout", 124);
-        expect("sigterm", 128 + SIGTERM);
-    }
-    return MTest_Finalize();
+    return pm_main(argc, argv, child, driver);
 }

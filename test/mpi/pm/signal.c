@@ -43,20 +43,17 @@ static void expect(const char *mode, int sig, double from, double to)
         CHECK(pids[r] > 0 && kill(pids[r], 0) != 0 && errno == ESRCH, "%s: rank %d (pid %d) is still there", mode,
               r, pids[r]);
     CHECK(!strstr(job.errbuf, "killed by signal"), "%s: ranks ended on purpose were reported", mode);
-    if (mtest_errs != before)
-        PM_SHOW(&job);
-    pm_free(&job);
+    pm_done(&job, before);
+}
+
+static void driver(void)
+{
+    expect("wait", SIGTERM, 0, 1.9);   /* at once: no SIGKILL needed */
+    expect("wait", SIGINT, 0, 1.9);
+    expect("stubborn", SIGTERM, 1.9, 10);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc > 2 && !strcmp(argv[1], "child"))
-        return child(argv + 2);
-    MTest_Init(&argc, &argv);
-    if (pm_init(argv[0]) == 0) {
-        expect("wait", SIGTERM, 0, 1.9);   /* at once: no SIGKILL needed */
-        expect("wait", SIGINT, 0, 1.9);
-        expect("stubborn", SIGTERM, 1.9, 10);
-    }
-    return MTest_Finalize();
+    return pm_main(argc, argv, child, driver);
 }

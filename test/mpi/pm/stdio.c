@@ -68,33 +68,28 @@ static void check_lines(const char *text, const char *what, int tails)
     }
 }
 
+static void driver(void)
+{
+    struct pm_job job;
+    pm_run(&job, (const char *[]) { "-n", "4", pm_self, "child", "lines", NULL }, NULL, NULL, 60);
+    int before = mtest_errs;
+    CHECK_EQ(pm_exit_code(&job), 0);
+    check_lines(job.outbuf, "out", 1);
+    check_lines(job.errbuf, "err", 0);
+    pm_done(&job, before);
+
+    /* The prompt must show while its rank waits for the answer. */
+    if (pm_start(&job, (const char *[]) { "-n", "1", pm_self, "child", "prompt", NULL }, NULL) == 0) {
+        before = mtest_errs;
+        CHECK(pm_expect(&job, "name? ", 10), "a prompt without a newline did not arrive");
+        pm_finish(&job, "bob\n", 30);
+        CHECK_EQ(pm_exit_code(&job), 0);
+        CHECK(!strcmp(job.outbuf, "name? hello bob\n"), "stdout is '%s'", job.outbuf);
+        pm_done(&job, before);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    if (argc > 2 && !strcmp(argv[1], "child"))
-        return child(argv + 2);
-    MTest_Init(&argc, &argv);
-    if (pm_init(argv[0]) == 0) {
-        struct pm_job job;
-        pm_run(&job, (const char *[]) { "-n", "4", pm_self, "child", "lines", NULL }, NULL, NULL, 60);
-        int before = mtest_errs;
-        CHECK_EQ(pm_exit_code(&job), 0);
-        check_lines(job.outbuf, "out", 1);
-        check_lines(job.errbuf, "err", 0);
-        if (mtest_errs != before)
-            PM_SHOW(&job);
-        pm_free(&job);
-
-        /* The prompt must show while its rank waits for the answer. */
-        if (pm_start(&job, (const char *[]) { "-n", "1", pm_self, "child", "prompt", NULL }, NULL) == 0) {
-            before = mtest_errs;
-            CHECK(pm_expect(&job, "name? ", 10), "a prompt without a newline did not arrive");
-            pm_finish(&job, "bob\n", 30);
-            CHECK_EQ(pm_exit_code(&job), 0);
-            CHECK(!strcmp(job.outbuf, "name? hello bob\n"), "stdout is '%s'", job.outbuf);
-            if (mtest_errs != before)
-                PM_SHOW(&job);
-            pm_free(&job);
-        }
-    }
-    return MTest_Finalize();
+    return pm_main(argc, argv, child, driver);
 }

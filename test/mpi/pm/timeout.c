@@ -28,21 +28,18 @@ static void expect(const char *mode, const char *limit, int code, double from, d
           job.seconds, from, to);
     if (code == 124)
         CHECK(strstr(job.errbuf, "MPIEXEC_TIMEOUT"), "%s: no message about the time limit", mode);
-    if (mtest_errs != before)
-        PM_SHOW(&job);
-    pm_free(&job);
+    pm_done(&job, before);
+}
+
+static void driver(void)
+{
+    expect("wait", "2", 124, 1.9, 12);
+    expect("stubborn", "1", 124, 2.9, 15);
+    expect("quick", "30", 0, 0, 20);
+    expect("quick", "soon", 1, 0, 20);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc > 2 && !strcmp(argv[1], "child"))
-        return child(argv + 2);
-    MTest_Init(&argc, &argv);
-    if (pm_init(argv[0]) == 0) {
-        expect("wait", "2", 124, 1.9, 12);
-        expect("stubborn", "1", 124, 2.9, 15);
-        expect("quick", "30", 0, 0, 20);
-        expect("quick", "soon", 1, 0, 20);
-    }
-    return MTest_Finalize();
+    return pm_main(argc, argv, child, driver);
 }

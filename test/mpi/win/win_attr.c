@@ -5,34 +5,12 @@
  * its values. The predefined null callbacks can be used. Every rank does the same on a window over
  * MPI_COMM_WORLD.
  */
-#include "mtest.h"
-
-#define MAXLOG 16
-
-typedef struct {
-    MPI_Win win;
-    int keyval;
-    void *value;
-    void *extra;
-} Call;
-
-static Call log_[MAXLOG];
-static int ncalls;
+#include "objtest.h"
 
 static int logging_delete(MPI_Win win, int keyval, void *value, void *extra_state)
 {
-    if (ncalls < MAXLOG)
-        log_[ncalls] = (Call) { win, keyval, value, extra_state };
-    ncalls++;
-    return MPI_SUCCESS;
+    return attr_log_call((long long) win, keyval, value, extra_state);
 }
-
-#define CHECK_CALL(i, w, k, v, x) do { \
-        CHECK_EQ(log_[i].win, (w)); \
-        CHECK_EQ(log_[i].keyval, (k)); \
-        CHECK(log_[i].value == (void *) (v), "value %p, expected %p", log_[i].value, (void *) (v)); \
-        CHECK(log_[i].extra == (void *) (x), "extra %p, expected %p", log_[i].extra, (void *) (x)); \
-    } while (0)
 
 int main(int argc, char **argv)
 {
@@ -53,7 +31,7 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Win_get_attr(win, k1, &got, &flag));
     CHECK_EQ(flag, 0);
     CHECK_MPI(MPI_Win_delete_attr(win, k1));        /* deleting nothing calls nothing */
-    CHECK_EQ(ncalls, 0);
+    CHECK_EQ(attr_ncalls, 0);
 
     /* set and get */
     CHECK_MPI(MPI_Win_set_attr(win, k1, &a));
@@ -63,18 +41,18 @@ int main(int argc, char **argv)
     CHECK(flag == 1 && got == &a, "k1: flag %d, %p", flag, got);
     CHECK_MPI(MPI_Win_get_attr(win, k2, &got, &flag));
     CHECK(flag == 1 && got == &b, "k2: flag %d, %p", flag, got);
-    CHECK_EQ(ncalls, 0);
+    CHECK_EQ(attr_ncalls, 0);
 
     /* replacing a value deletes the old one */
     CHECK_MPI(MPI_Win_set_attr(win, k1, &c));
-    CHECK_EQ(ncalls, 1);
+    CHECK_EQ(attr_ncalls, 1);
     CHECK_CALL(0, win, k1, &a, &x1);
     CHECK_MPI(MPI_Win_get_attr(win, k1, &got, &flag));
     CHECK(flag == 1 && got == &c, "k1 after replace: %p", got);
 
     /* delete */
     CHECK_MPI(MPI_Win_delete_attr(win, k2));
-    CHECK_EQ(ncalls, 2);
+    CHECK_EQ(attr_ncalls, 2);
     CHECK_CALL(1, win, k2, &b, &x2);
     CHECK_MPI(MPI_Win_get_attr(win, k2, &got, &flag));
     CHECK_EQ(flag, 0);
@@ -91,8 +69,8 @@ int main(int argc, char **argv)
     CHECK_EQ(k1, MPI_KEYVAL_INVALID);
     MPI_Win handle = win;
     CHECK_MPI(MPI_Win_free(&win));
-    CHECK_EQ(ncalls, 4);
-    int i1 = log_[2].keyval == k1_handle ? 2 : 3, i2 = 5 - i1;
+    CHECK_EQ(attr_ncalls, 4);
+    int i1 = attr_calls[2].keyval == k1_handle ? 2 : 3, i2 = 5 - i1;
     CHECK_CALL(i1, handle, k1_handle, &c, &x1);
     CHECK_CALL(i2, handle, k2, &a, &x2);
 
@@ -106,7 +84,7 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Win_free_keyval(&k_null));
     handle = win;
     CHECK_MPI(MPI_Win_free(&win));
-    CHECK_EQ(ncalls, 5);
+    CHECK_EQ(attr_ncalls, 5);
     CHECK_CALL(4, handle, k2_handle, &b, &x2);
 
     return MTest_Finalize();

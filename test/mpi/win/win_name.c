@@ -3,14 +3,9 @@
  * names are truncated to MPI_MAX_OBJECT_NAME - 1 characters, each window keeps its own, and a
  * name can be replaced. Trailing blanks are dropped, as for datatype names.
  */
-#include "mtest.h"
+#include "objtest.h"
 
-#define CHECK_NAME(win, want) do { \
-        char n_[MPI_MAX_OBJECT_NAME]; int l_ = -1; \
-        memset(n_, '#', sizeof n_); \
-        CHECK_MPI(MPI_Win_get_name(win, n_, &l_)); \
-        CHECK(strcmp(n_, want) == 0 && l_ == (int) strlen(want), "name \"%s\" (%d), expected \"%s\"", n_, l_, want); \
-    } while (0)
+#define CHECK_NAME(win, want) CHECK_NAME_OF(MPI_Win_get_name, win, want)
 
 int main(int argc, char **argv)
 {
@@ -36,11 +31,7 @@ int main(int argc, char **argv)
 
     /* too long: the first MPI_MAX_OBJECT_NAME - 1 characters are kept */
     char longname[3 * MPI_MAX_OBJECT_NAME], want[MPI_MAX_OBJECT_NAME];
-    for (int i = 0; i < (int) sizeof longname - 1; i++)
-        longname[i] = (char) ('a' + i % 26);
-    longname[sizeof longname - 1] = '\0';
-    memcpy(want, longname, MPI_MAX_OBJECT_NAME - 1);
-    want[MPI_MAX_OBJECT_NAME - 1] = '\0';
+    objtest_long_name(longname, want);
     CHECK_MPI(MPI_Win_set_name(a, longname));
     CHECK_NAME(a, want);
     longname[MPI_MAX_OBJECT_NAME - 1] = '\0';          /* exactly the longest name */
