@@ -150,10 +150,10 @@ __attribute__((constructor)) static void pick_kernels(void)
         MPID_Kernels = &kernels_avx2;
 }
 
-/* 8-byte blocks, the most common strided case: two loads joined into one 16-byte store halve
- * the stores, which bound this loop. */
-HOT void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
-                                                      MPI_Count n)
+/* One row of blocks. 8-byte blocks, the most common strided case: two loads joined into one
+ * 16-byte store halve the stores, which bound this loop. */
+static inline __attribute__((always_inline)) void pack_row(char *packed, char *typed, MPI_Aint stride,
+                                                          MPI_Count bs, MPI_Count n)
 {
     bool far = lines_apart(stride), pages = page_apart(stride);
     if (bs != 8 || (far && !pages)) {   /* far apart, loads bound it: the plain loop */
@@ -175,25 +175,50 @@ HOT void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count
     MPID_Kernels->pack_strided(packed, typed, stride, 8, n - i);
 }
 
-/* Blocks whose stride is a multiple of 512 bytes all fall in one to eight of the L1 cache's 64
- * sets (columns of power-of-two arrays). Written at full speed, their store misses pile up on
- * those sets, and unpacking small blocks runs 2-4x slower than at a stride a line longer (Zen 4,
- * 8-byte blocks: 1.0 GB/s at 4 KiB, 2.2 at 512 B, 7 at 4128 B). A few stores to a scratch line
- * per block fill the store queue with hits, so fewer misses are in flight at once: 2.5 and
- * 6.3 GB/s. The number of scratch stores that measured best grows as the blocks share fewer sets;
- * longer blocks slow the stores by themselves and past a size gain nothing (0: no throttle). */
-static inline int scratch_stores(MPI_Aint stride, MPI_Count bs)
+HOT void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
+                           MPI_Aint row_step, MPI_Count rows)
 {
-    if (!lines_apart(stride) || stride % 512 != 0)
+    for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
+        pack_row(packed, typed, stride, bs, n);
+}
+
+/* Blocks whose stride is a multiple of 512 bytes all fall in one to eight of the L1 cache's 64
+ * sets (columns of power-of-two arrays). When they are many times more lines than those sets
+ * hold, their store misses, written at full speed, pile up on those sets, and unpacking small
+ * blocks runs 2-6x slower than at a stride a line longer (Zen 4, 8-byte blocks: 0.9 GB/s at
+ * 4 KiB, 7 at 4128 B). A few stores to a scratch line per block fill the store queue with hits,
+ * so fewer misses are in flight at once. When the lines fit, the extra stores only cost (up to
+ * 3x on 16-byte blocks), so the count depends on how many sets the blocks share, how many times
+ * over they fill them (rows a multiple of the set span apart add their lines), and the block
+ * size; each value is the best of a sweep over strides of 512 B - 8 KiB, blocks of 8-256 B and
+ * 64-1024 blocks. 0: no throttle. */
+static int scratch_stores(MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step, MPI_Count rows)
+{
+    if (!lines_apart(stride) || stride % 512 != 0 || bs > 256)
         return 0;
-    if (stride % 4096 == 0)   /* one set: up to 256-byte blocks gain 1.5-3x */
-        return bs <= 256 ? 12 : 0;
-    if (bs <= 8)
-        return stride % 1024 == 0 ? 6 : 4;
-    if (bs <= 16)
-        return 6;
-    MPI_Count widest = stride % 2048 == 0 ? 128 : stride % 1024 == 0 ? 32 : 16;   /* two, four, eight sets */
-    return bs <= widest ? 4 : 0;
+    int sets = stride % 4096 == 0 ? 1 : stride % 2048 == 0 ? 2 : stride % 1024 == 0 ? 4 : 8;
+    MPI_Count lines = (bs + 63) / 64;   /* of one block */
+    MPI_Count blocks = row_step % (4096 / sets) == 0 ? n * rows : n;
+    MPI_Count span = sets * lines < 64 ? sets * lines : 64;   /* sets the blocks fall in */
+    MPI_Count fill = blocks * lines / (8 * span);              /* times their 8 ways over */
+    if (fill < 4)
+        return 0;
+    switch (sets) {
+    case 8:
+        return bs <= 16 ? 2 : 0;
+    case 4:
+        return bs <= 8 ? 4 : bs <= 32 ? 2 : bs <= 64 && fill >= 32 ? 2 : 0;
+    case 2:
+        if (bs <= 32)
+            return fill >= 64 ? 6 : bs <= 16 ? 4 : 2;
+        return bs <= 64 && fill >= 16 ? 2 : bs <= 128 && fill >= 32 ? 2 : 0;
+    default:   /* one set per line of a block */
+        if (bs <= 32)
+            return fill < 16 ? 4 : fill < 64 ? 8 : 12;
+        if (bs <= 64)
+            return fill < 16 ? 2 : 8;
+        return fill < 16 ? 0 : bs <= 128 ? 6 : 1;
+    }
 }
 
 /* k is a constant at each call, so the scratch stores are straight-line code. Blocks pages apart
@@ -217,20 +242,18 @@ static inline __attribute__((always_inline)) void unpack_throttled(char *packed,
     }
 }
 
-HOT void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
-                                                        MPI_Count n)
+/* One row of blocks, with scratch_k scratch stores per block. */
+static inline __attribute__((always_inline)) void unpack_row(char *packed, char *typed, MPI_Aint stride,
+                                                            MPI_Count bs, MPI_Count n, int scratch_k)
 {
-    switch (scratch_stores(stride, bs)) {
-    case 4:
-        unpack_throttled(packed, typed, stride, bs, n, 4);
+#define THROTTLED(K) \
+    case K: \
+        unpack_throttled(packed, typed, stride, bs, n, K); \
         return;
-    case 6:
-        unpack_throttled(packed, typed, stride, bs, n, 6);
-        return;
-    case 12:
-        unpack_throttled(packed, typed, stride, bs, n, 12);
-        return;
+    switch (scratch_k) {
+        THROTTLED(1) THROTTLED(2) THROTTLED(4) THROTTLED(6) THROTTLED(8) THROTTLED(12)
     }
+#undef THROTTLED
     if (bs != 8) {
         MPID_Kernels->unpack_strided(packed, typed, stride, bs, n);
         return;
@@ -251,6 +274,14 @@ HOT void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Cou
         _mm_storel_epi64((__m128i *) (typed + 3 * stride), _mm_unpackhi_epi64(cd, cd));
     }
     MPID_Kernels->unpack_strided(packed, typed, stride, 8, n - i);
+}
+
+HOT void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
+                             MPI_Aint row_step, MPI_Count rows)
+{
+    int k = scratch_stores(stride, bs, n, row_step, rows);
+    for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
+        unpack_row(packed, typed, stride, bs, n, k);
 }
 
 /* ---- windows: small in-order elements copied whole by the vector unit ----

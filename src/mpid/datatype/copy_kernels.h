@@ -101,9 +101,13 @@ typedef struct {
 } MPID_Kernel_set;
 extern const MPID_Kernel_set *MPID_Kernels;
 
-/* The strided kernels, with 8-byte blocks close together done two to a 16-byte move. */
-void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
-void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
+/* The strided kernels: rows of n blocks of bs bytes, block i of row r at
+ * typed + r * row_step + i * stride, in that order in the packed stream (one run of blocks is one
+ * row). 8-byte blocks close together go two to a 16-byte move. */
+void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
+                       MPI_Aint row_step, MPI_Count rows);
+void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
+                         MPI_Aint row_step, MPI_Count rows);
 
 /* Windows: the byte masks of one small in-order element (built by segment.c's set_windows), and
  * n such elements step bytes apart moved whole. Only where MPID_Have_window_unit(). */

@@ -153,7 +153,7 @@ static void blocks(Ctx *c, const MPID_Loop *leaf, char *base, MPI_Aint stride, c
         if (offs)
             (c->op == OP_PACK ? MPID_Kernels->pack_blkidx : MPID_Kernels->unpack_blkidx)(c->stream, base, offs, bs, n);
         else
-            (c->op == OP_PACK ? MPID_Pack_strided : MPID_Unpack_strided)(c->stream, base, stride, bs, n);
+            (c->op == OP_PACK ? MPID_Pack_strided : MPID_Unpack_strided)(c->stream, base, stride, bs, n, 0, 1);
         c->stream += n * bs;
         return;
     }
@@ -254,6 +254,18 @@ static void flat_elements(const MPID_Loop *leaf, MPI_Aint step, char *block, MPI
     c->stream = stream;
 }
 
+/* Whole elements [e0, e1) of a vector leaf, step bytes apart from block: rows of blocks for one
+ * kernel call, which sees the whole shape (segment.c's only 2-D case; the unpack kernel throttles
+ * by how many lines of all rows share cache sets, e.g. the x face of a 3-D array). */
+static void strided_rows(const MPID_Loop *leaf, MPI_Aint step, char *block, MPI_Count e0, MPI_Count e1, Ctx *c)
+{
+    char *first = at(at_k(block, e0, step), leaf->disp);
+    MPI_Count bs = leaf->blocklen * leaf->el_size;
+    (c->op == OP_PACK ? MPID_Pack_strided : MPID_Unpack_strided)(c->stream, first, leaf->stride, bs, leaf->count,
+                                                                 step, e1 - e0);
+    c->stream += (e1 - e0) * leaf->size;
+}
+
 /* Elements [from, to) of a sequence of instances of child, step bytes apart from block. */
 static void elements(const MPID_Loop *child, MPI_Aint step, char *block, MPI_Count from, MPI_Count to, Ctx *c)
 {
@@ -261,13 +273,16 @@ static void elements(const MPID_Loop *child, MPI_Aint step, char *block, MPI_Cou
     const MPID_Windows *w = child->windows;
     bool copying = c->op == OP_PACK || c->op == OP_UNPACK;
     bool flat = copying && !w && is_leaf(child) && child->kind == MPID_LOOP_INDEXED && child->count <= FLAT_MAX_BLOCKS;
-    if ((w && copying) || flat) {
+    bool rows = copying && !w && is_leaf(child) && child->kind == MPID_LOOP_VECTOR;
+    if (((w && copying) || flat || rows) && cs > 0) {
         MPI_Count e0 = from == 0 ? 0 : (from + cs - 1) / cs, e1 = to / cs;
         if (e1 > e0) {
             if (from < e0 * cs)
                 walk(child, at_k(block, e0 - 1, step), from - (e0 - 1) * cs, cs, c);
             if (flat) {
                 flat_elements(child, step, block, e0, e1, c);
+            } else if (rows) {
+                strided_rows(child, step, block, e0, e1, c);
             } else {
                 if (c->op == OP_PACK)
                     MPID_Window_pack(w, c->stream, at_k(block, e0, step), step, e1 - e0);

@@ -282,6 +282,20 @@ static void check_kernel_shapes(void)
                            "MPI_Type_create_hvector");
                 check_type(t, seed++);
             }
+    /* Rows of 64 blocks, the rows 64 strides apart (a multiple of 4 KiB, so the lines of all rows
+     * share the same cache sets): the x face of a 3-D array, whose unpack throttles by the lines
+     * of all its rows. */
+    for (size_t s = 0; s < sizeof strides / sizeof strides[0]; s++)
+        for (size_t b = 0; b < sizeof sizes / sizeof sizes[0]; b++) {
+            MPI_Aint stride = strides[s], row_step = 64 * (stride < 0 ? -stride : stride);
+            MPI_Datatype row = MPI_DATATYPE_NULL, t = MPI_DATATYPE_NULL;
+            if (row_step > 64 * 4096)
+                continue;   /* the same shapes as at 4 KiB, in much more memory */
+            mpi_ok(MPI_Type_create_hvector(64, sizes[b], stride, MPI_BYTE, &row), "MPI_Type_create_hvector");
+            mpi_ok(MPI_Type_create_hvector(4, 1, row_step, row, &t), "MPI_Type_create_hvector");
+            MPI_Type_free(&row);
+            check_type(t, seed++);
+        }
 }
 
 int main(int argc, char **argv)
