@@ -311,9 +311,11 @@ def check_lines(fn, p, large):
     elif k == 'DATATYPE':
         out.append(f'if (!MPID_Datatype_lookup({n})) {{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
     elif k == 'DATATYPE_COMMITTED':
-        out.append(f'if (!MPID_Datatype_lookup({n})) {{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
-        out.append(f'if (!MPID_Datatype_get({n})->is_committed) '
-                   + fail('MPI_ERR_TYPE', f'{n} is not committed (call MPI_Type_commit first)'))
+        # one lookup for both checks
+        out.append(f'{{ const MPID_Datatype *dt_ = MPID_Datatype_lookup({n});')
+        out.append(f'  if (!dt_) {{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
+        out.append(f'  if (!dt_->is_committed) '
+                   + fail('MPI_ERR_TYPE', f'{n} is not committed (call MPI_Type_commit first)') + ' }')
     elif k == 'DATATYPE_OR_NULL':
         out.append(f'if ({n} != MPI_DATATYPE_NULL && !MPID_Datatype_lookup({n})) '
                    f'{{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
