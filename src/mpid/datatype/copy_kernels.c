@@ -151,8 +151,8 @@ __attribute__((constructor)) static void pick_kernels(void)
 }
 
 /* One row of blocks, a function of its own: where its loops sit moves their speed (see HOT), and
- * this way they sit as they did before rows came in. 8-byte blocks, the most common strided case: two loads joined into one
- * 16-byte store halve the stores, which bound this loop. */
+ * this way they sit as they did before rows came in. 8-byte blocks, the most common strided
+ * case: two loads joined into one 16-byte store halve the stores, which bound this loop. */
 static HOT __attribute__((noinline)) void pack_row(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
                                                   MPI_Count n)
 {
@@ -176,10 +176,32 @@ static HOT __attribute__((noinline)) void pack_row(char *packed, char *typed, MP
     MPID_Kernels->pack_strided(packed, typed, stride, 8, n - i);
 }
 
+/* Four rows of 8-byte blocks at once, one block of each in turn: four independent streams of
+ * loads, where one row's blocks are lines apart and each load is a cache miss. */
+static HOT __attribute__((noinline)) void pack_rows4_8(char *packed, char *typed, MPI_Aint stride, MPI_Count n,
+                                                      MPI_Aint row_step)
+{
+    char *t0 = typed, *t1 = at(t0, row_step), *t2 = at(t1, row_step), *t3 = at(t2, row_step);
+    char *p = packed;
+    for (MPI_Count i = 0; i < n; i++, p += 8) {
+        MPI_Aint off = (MPI_Aint) ((uintptr_t) i * (uintptr_t) stride);
+        memcpy(p, at(t0, off), 8);
+        memcpy(p + 8 * n, at(t1, off), 8);
+        memcpy(p + 16 * n, at(t2, off), 8);
+        memcpy(p + 24 * n, at(t3, off), 8);
+    }
+}
+
 HOT void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                            MPI_Aint row_step, MPI_Count rows)
 {
-    for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
+    MPI_Count r = 0;
+    /* not where the blocks share a few cache sets: four rows then fight over their ways
+     * (x face of 64^3: 7.1 to 5.4 GB/s); elsewhere +2-10% (NAS MG x face: 13.1 to 14.0) */
+    if (bs == 8 && lines_apart(stride) && !page_apart(stride) && stride % 512 != 0)
+        for (; r + 4 <= rows; r += 4, packed += 4 * n * bs, typed = at_k(typed, 4, row_step))
+            pack_rows4_8(packed, typed, stride, n, row_step);
+    for (; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
         pack_row(packed, typed, stride, bs, n);
 }
 
