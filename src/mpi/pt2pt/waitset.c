@@ -41,14 +41,20 @@ static int in_status(MPI_Count nfailed, MPI_Count first)
                     (long long) first);
 }
 
-/* One look at the set for the *any and *some forms: the entries whose operation is complete go to
- * indices, in order, until max of them are found; *active says whether any entry is active at all. */
-static int find_complete(MPI_Count count, const MPI_Request *reqs, MPI_Count max, int *indices, int *n,
-                         bool *active)
+/* What one look at the set for the *any and *some forms found. */
+typedef struct {
+    int n;                  /* complete entries, their indices in the caller's array */
+    bool active;            /* some entry is active at all */
+    MPIR_Request *first;    /* the request of the first complete entry */
+    MPI_Count nfailed;      /* complete entries whose operation failed ... */
+    MPI_Count first_failed; /* ... and the index of the first of them */
+} Scan;
+
+/* The entries whose operation is complete go to indices, in order, until max of them are found. */
+static int find_complete(MPI_Count count, const MPI_Request *reqs, MPI_Count max, int *indices, Scan *s)
 {
-    *n = 0;
-    *active = false;
-    for (MPI_Count i = 0; i < count && *n < max; i++) {
+    *s = (Scan) { .first_failed = -1 };
+    for (MPI_Count i = 0; i < count && s->n < max; i++) {
         if (reqs[i] == MPI_REQUEST_NULL)
             continue;
         MPIR_Request *req;
@@ -57,9 +63,14 @@ static int find_complete(MPI_Count count, const MPI_Request *reqs, MPI_Count max
             return err;
         if (MPIR_Request_is_inactive(req))
             continue;
-        *active = true;
-        if (MPIR_Request_is_complete(req))
-            indices[(*n)++] = (int) i;
+        s->active = true;
+        if (!MPIR_Request_is_complete(req))
+            continue;
+        if (s->n == 0)
+            s->first = req;
+        indices[s->n++] = (int) i;
+        if (MPIR_Request_error(req) != MPI_SUCCESS && s->nfailed++ == 0)
+            s->first_failed = i;
     }
     return MPI_SUCCESS;
 }
@@ -70,17 +81,16 @@ static int any(MPI_Count count, MPI_Request *reqs, int *index, int *flag, MPI_St
                MPI_Comm *err_comm, bool block, bool reap)
 {
     for (int step = 0;; step++) {
-        int n;
-        bool active;
-        int err = find_complete(count, reqs, 1, index, &n, &active);
+        Scan found;
+        int err = find_complete(count, reqs, 1, index, &found);
         if (err)
             return err;
-        if (n > 0) {
+        if (found.n > 0) {
             *flag = 1;
-            return report(reqs, *index, MPIR_Request_lookup(reqs[*index]), status, false, err_comm, reap);
+            return report(reqs, *index, found.first, status, false, err_comm, reap);
         }
         *index = MPI_UNDEFINED;
-        if (!active) {
+        if (!found.active) {
             *flag = 1;
             MPIR_Pt2pt_status_empty(status);
             return MPI_SUCCESS;
@@ -193,29 +203,24 @@ static int some(MPI_Count incount, MPI_Request *reqs, int *outcount, int *indice
 {
     /* First note which are complete (in indices), so that exactly those are reported and the
      * decision to write the error fields holds for all of them. */
-    int n;
+    Scan found;
     for (int step = 0;; step++) {
-        bool active;
-        int err = find_complete(incount, reqs, incount, indices, &n, &active);
+        int err = find_complete(incount, reqs, incount, indices, &found);
         if (err)
             return err;
-        if (!active) {
+        if (!found.active) {
             *outcount = MPI_UNDEFINED;
             return MPI_SUCCESS;
         }
-        if (n > 0 || (!block && step == 1))
+        if (found.n > 0 || (!block && step == 1))
             break;
         MPIR_Pt2pt_poll(step > 0);
     }
-    MPI_Count nfailed = 0, first = -1;
-    for (int k = 0; k < n; k++)
-        if (MPIR_Request_error(MPIR_Request_lookup(reqs[indices[k]])) != MPI_SUCCESS && nfailed++ == 0)
-            first = indices[k];
-    for (int k = 0; k < n; k++)
-        report(reqs, indices[k], MPIR_Request_lookup(reqs[indices[k]]), status_at(statuses, k), nfailed > 0,
+    for (int k = 0; k < found.n; k++)
+        report(reqs, indices[k], MPIR_Request_lookup(reqs[indices[k]]), status_at(statuses, k), found.nfailed > 0,
                err_comm, reap);
-    *outcount = n;
-    return nfailed ? in_status(nfailed, first) : MPI_SUCCESS;
+    *outcount = found.n;
+    return found.nfailed ? in_status(found.nfailed, found.first_failed) : MPI_SUCCESS;
 }
 
 int MPIR_Waitsome_impl(MPI_Count incount, MPI_Request *array_of_requests, int *outcount, int *array_of_indices,
