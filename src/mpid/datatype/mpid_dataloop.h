@@ -99,6 +99,12 @@ const MPID_Loop *MPID_Datatype_loop(struct MPID_Datatype *dt, int *err);
  * the buffer (then packing is one memcpy, whatever the extent says). */
 bool MPID_Datatype_one_run(struct MPID_Datatype *dt, MPI_Count count, MPI_Aint *offset);
 
+/* The segment API is the device-level interface of the engine: exported from the library (whose
+ * other internals are hidden), so device tests and tools outside it can drive it. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* type must be committed. */
 int MPID_Segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_Datatype type);
 /* The same without a reference on the type: for a segment that lives only during one call that
@@ -139,5 +145,9 @@ MPI_Count MPID_Segment_count_elements(MPID_Segment *seg, MPI_Count nbytes);
 typedef int (*MPID_Run_fn)(void *state, char *addr, MPI_Datatype el_type, MPI_Count n_elements);
 int MPID_Segment_for_each_run(MPID_Segment *seg, MPI_Count first, MPI_Count *last, MPID_Run_fn fn,
                               void *state);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif
