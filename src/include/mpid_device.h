@@ -25,6 +25,8 @@ int MPID_Finalize(void);
 /* The size in bytes of the level (1-3) data cache of the first core, from hwloc (read once; a
  * typical size where hwloc cannot tell). */
 size_t MPID_Cache_size(int level);
+/* Its set span: the size divided by the ways. Addresses a multiple of it apart share cache sets. */
+size_t MPID_Cache_set_span(int level);
 
 enum { MPID_SEND_STANDARD, MPID_SEND_SYNC, MPID_SEND_READY };
 

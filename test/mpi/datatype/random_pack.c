@@ -296,6 +296,18 @@ static void check_kernel_shapes(void)
             MPI_Type_free(&row);
             check_type(t, seed++);
         }
+    /* Long blocks lines apart, some straddling pages: the pack kernel that prefetches each block
+     * while it copies the one before */
+    static const int long_sizes[] = { 2048, 3000, 6144 };
+    static const MPI_Aint long_strides[] = { 4128, -4128, 9000, 24576 };
+    for (size_t s = 0; s < sizeof long_strides / sizeof long_strides[0]; s++)
+        for (size_t b = 0; b < sizeof long_sizes / sizeof long_sizes[0]; b++)
+            for (int count = 1; count <= 5; count += 2) {
+                MPI_Datatype t = MPI_DATATYPE_NULL;
+                mpi_ok(MPI_Type_create_hvector(count, long_sizes[b], long_strides[s], MPI_BYTE, &t),
+                       "MPI_Type_create_hvector");
+                check_type(t, seed++);
+            }
 }
 
 int main(int argc, char **argv)
