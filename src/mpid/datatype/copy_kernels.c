@@ -49,7 +49,7 @@ STRIDE_TEST lines_apart(MPI_Aint stride)
  * array -7 to -12%). */
 #define LEAD_MIN 2048
 static size_t l2_set_span = 128 << 10;   /* set by MPID_Copy_init */
-static inline __attribute__((always_inline)) bool lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs)
+STRIDE_TEST lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs)
 {
     size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
     size_t sets_apart = dist % l2_set_span;
