@@ -14,6 +14,10 @@
  * the two is better differs per kernel (measured with bench/run.sh): recheck after editing one. */
 #define HOT __attribute__((aligned(64)))
 #define HOT_LOOPS __attribute__((aligned(64), optimize("align-loops=64")))
+/* Code added after the kernels were tuned goes in a section that the linker puts after all other
+ * code, so that it moves none of the kernels measured where they sit (the same bytes of
+ * pack_strided_avx2 64 bytes further on: NAS MG z face class B pack 49 instead of 68 GB/s). */
+#define LATE __attribute__((section("loom_late_text")))
 
 /* ---- the copy kernels: n blocks of bs bytes, stride bytes apart in the typed buffer ----
  * Compiled at -O3 whatever the library's level: unrolled and vectorised, the 8-byte strided loop
@@ -84,13 +88,14 @@ static inline __attribute__((always_inline)) void copy_leading(char *d, const ch
             memcpy(DST, SRC, N); \
         return; \
     }
-/* RW: 1 when the typed buffer is written (unpack), so its lines are prefetched for writing */
-#define STRIDED_KERNEL(NAME, DST, SRC, RW, TARGET) \
+/* RW: 1 when the typed buffer is written (unpack), so its lines are prefetched for writing.
+ * LEAD: 0 in the variant that never prefetches small blocks ahead (see cached_pages). */
+#define STRIDED_KERNEL(NAME, DST, SRC, RW, LEAD, TARGET) \
     TARGET static void NAME(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n) \
     { \
         bool far = lines_apart(stride);   /* the hardware prefetcher does not follow: we lead */ \
         MPI_Count ahead = page_apart(stride) ? PAGE_AHEAD : RW ? 8 : 16; \
-        MPI_Count lead = far && n > ahead ? n - ahead : 0; \
+        MPI_Count lead = LEAD && far && n > ahead ? n - ahead : 0; \
         switch (bs) { \
             STRIDED_CASE(1, DST, SRC, RW) STRIDED_CASE(2, DST, SRC, RW) STRIDED_CASE(4, DST, SRC, RW) \
             STRIDED_CASE(8, DST, SRC, RW) STRIDED_CASE(12, DST, SRC, RW) STRIDED_CASE(16, DST, SRC, RW) \
@@ -156,8 +161,8 @@ static inline __attribute__((always_inline)) void copy_leading(char *d, const ch
 
 
 #define KERNEL_SET(SET, TARGET) \
-    STRIDED_KERNEL(pack_strided_##SET, packed, typed, 0, TARGET) \
-    STRIDED_KERNEL(unpack_strided_##SET, typed, packed, 1, TARGET) \
+    STRIDED_KERNEL(pack_strided_##SET, packed, typed, 0, 1, TARGET) \
+    STRIDED_KERNEL(unpack_strided_##SET, typed, packed, 1, 1, TARGET) \
     BLKIDX_KERNEL(pack_blkidx_##SET, packed, typed, TARGET) \
     BLKIDX_KERNEL(unpack_blkidx_##SET, typed, packed, TARGET) \
     INDEXED_KERNEL(pack_indexed_##SET, stream, typed, TARGET) \
@@ -166,6 +171,12 @@ static inline __attribute__((always_inline)) void copy_leading(char *d, const ch
                                               unpack_blkidx_##SET, pack_indexed_##SET, unpack_indexed_##SET };
 KERNEL_SET(base, HOT_LOOPS)
 KERNEL_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)
+/* the variants for blocks pages apart taken to be cached (see cached_pages) */
+#define CACHED_SET(SET, TARGET) \
+    STRIDED_KERNEL(pack_cached_##SET, packed, typed, 0, 0, TARGET LATE) \
+    STRIDED_KERNEL(unpack_cached_##SET, typed, packed, 1, 0, TARGET LATE)
+CACHED_SET(base, HOT_LOOPS)
+CACHED_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)
 #pragma GCC pop_options
 
 const MPID_Kernel_set *MPID_Kernels = &kernels_base;
@@ -189,6 +200,35 @@ __attribute__((constructor)) static void pick_kernels(void)
     if (__builtin_cpu_supports("avx2") && !(want && strcmp(want, "base") == 0))
         MPID_Kernels = &kernels_avx2;
 }
+
+/* Small blocks pages apart that are taken to be in the cache, as in a loop of exchanges of the same
+ * face: their lines fit in half the L2. The small-block loops then need not prefetch them ahead:
+ * each block is a TLB miss, but a prefetch adds a second TLB lookup per block and keeps nothing in
+ * flight that the out-of-order core does not already have (NAS LU y face class E, 1020 blocks of
+ * 40 B 40 KB apart, 130 KB of lines: 35 GB/s with, 40 without; packing them cold from memory is
+ * ~10% slower without). Unpacking blocks whose lines fit in the L1 still gains from it (class C,
+ * 162 blocks: 52 vs 49 GB/s). Moves the rows if so, and returns whether it did. */
+static LATE __attribute__((noinline)) bool cached_pages(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
+                                                      MPI_Count n, MPI_Aint row_step, MPI_Count rows, bool rw)
+{
+    size_t lines = (size_t) (bs + 63) / 64 + 1;   /* a block may straddle one more */
+    size_t footprint = (size_t) (n * rows) * lines * 64;
+    if (footprint > MPID_Copy_chunk || (rw && footprint <= MPID_Cache_size(1)))
+        return false;
+    bool avx2 = MPID_Kernels == &kernels_avx2;
+    void (*copy)(char *, char *, MPI_Aint, MPI_Count, MPI_Count) =
+        rw ? (avx2 ? unpack_cached_avx2 : unpack_cached_base) : (avx2 ? pack_cached_avx2 : pack_cached_base);
+    for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
+        copy(packed, typed, stride, bs, n);
+    return true;
+}
+
+/* The row loops of MPID_Pack_strided and MPID_Unpack_strided (at the end). External only so that
+ * the compiler emits them where they were before LATE code existed (static, they move). */
+void MPID_Pack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step,
+                    MPI_Count rows);
+void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step,
+                      MPI_Count rows);
 
 /* One row of blocks. The row functions stay out of line: inlined into the loop over rows, their
  * loops sit elsewhere, and where a loop sits moves its speed (see HOT; vec_8B/L2 unpack ran 29
@@ -234,8 +274,8 @@ static HOT __attribute__((noinline)) void pack_rows4_8(char *packed, char *typed
     }
 }
 
-HOT void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
-                           MPI_Aint row_step, MPI_Count rows)
+HOT __attribute__((noipa)) void MPID_Pack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
+                                              MPI_Aint row_step, MPI_Count rows)
 {
     MPI_Count r = 0;
     /* not where the blocks share a few cache sets: four rows then fight over their ways
@@ -341,12 +381,32 @@ static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, 
     MPID_Kernels->unpack_strided(packed, typed, stride, 8, n - i);
 }
 
-HOT void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
-                             MPI_Aint row_step, MPI_Count rows)
+HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
+                                                MPI_Count n, MPI_Aint row_step, MPI_Count rows)
 {
     int k = scratch_stores(stride, bs, n, row_step, rows);
     for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
         unpack_row(packed, typed, stride, bs, n, k);
+}
+
+/* The entry points: small blocks pages apart taken to be cached go to the kernels without the
+ * prefetch ahead (the two differ for blocks of up to 64 B only), all others to the row loops. */
+LATE void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
+                            MPI_Aint row_step, MPI_Count rows)
+{
+    if (bs <= 64 && page_apart(stride) && cached_pages(packed, typed, stride, bs, n, row_step, rows, false))
+        return;
+    MPID_Pack_rows(packed, typed, stride, bs, n, row_step, rows);
+}
+
+LATE void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
+                              MPI_Aint row_step, MPI_Count rows)
+{
+    /* strides of a multiple of 512 B: the row loop may throttle the stores (scratch_stores) */
+    if (bs <= 64 && page_apart(stride) && stride % 512 != 0
+        && cached_pages(packed, typed, stride, bs, n, row_step, rows, true))
+        return;
+    MPID_Unpack_rows(packed, typed, stride, bs, n, row_step, rows);
 }
 
 /* ---- windows: small in-order elements copied whole by the vector unit ----

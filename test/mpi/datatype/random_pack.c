@@ -308,6 +308,15 @@ static void check_kernel_shapes(void)
                        "MPI_Type_create_hvector");
                 check_type(t, seed++);
             }
+    /* Many small blocks pages apart: whose lines fit in half the L2 (and, for unpack, not in the
+     * L1) take the kernels without the prefetch ahead; the rest, the ones with it */
+    static const int many_counts[] = { 300, 1000, 5000 };
+    for (size_t c = 0; c < sizeof many_counts / sizeof many_counts[0]; c++)
+        for (int bs = 8; bs <= 40; bs += 32) {
+            MPI_Datatype t = MPI_DATATYPE_NULL;
+            mpi_ok(MPI_Type_create_hvector(many_counts[c], bs / 8, 4128, MPI_DOUBLE, &t), "MPI_Type_create_hvector");
+            check_type(t, seed++);
+        }
 }
 
 int main(int argc, char **argv)
