@@ -167,16 +167,13 @@ static inline __attribute__((always_inline)) void copy_leading(char *d, const ch
     BLKIDX_KERNEL(unpack_blkidx_##SET, typed, packed, TARGET) \
     INDEXED_KERNEL(pack_indexed_##SET, stream, typed, TARGET) \
     INDEXED_KERNEL(unpack_indexed_##SET, typed, stream, TARGET) \
+    STRIDED_KERNEL(pack_cached_##SET, packed, typed, 0, 0, TARGET LATE) \
+    STRIDED_KERNEL(unpack_cached_##SET, typed, packed, 1, 0, TARGET LATE) \
     static const MPID_Kernel_set kernels_##SET = { pack_strided_##SET, unpack_strided_##SET, pack_blkidx_##SET, \
-                                              unpack_blkidx_##SET, pack_indexed_##SET, unpack_indexed_##SET };
+                                              unpack_blkidx_##SET, pack_indexed_##SET, unpack_indexed_##SET, \
+                                              pack_cached_##SET, unpack_cached_##SET };
 KERNEL_SET(base, HOT_LOOPS)
 KERNEL_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)
-/* the variants for blocks pages apart taken to be cached (see cached_pages) */
-#define CACHED_SET(SET, TARGET) \
-    STRIDED_KERNEL(pack_cached_##SET, packed, typed, 0, 0, TARGET LATE) \
-    STRIDED_KERNEL(unpack_cached_##SET, typed, packed, 1, 0, TARGET LATE)
-CACHED_SET(base, HOT_LOOPS)
-CACHED_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)
 #pragma GCC pop_options
 
 const MPID_Kernel_set *MPID_Kernels = &kernels_base;
@@ -215,11 +212,8 @@ static LATE __attribute__((noinline)) bool cached_pages(char *packed, char *type
     size_t footprint = (size_t) (n * rows) * lines * 64;
     if (footprint > MPID_Copy_chunk || (rw && footprint <= MPID_Cache_size(1)))
         return false;
-    bool avx2 = MPID_Kernels == &kernels_avx2;
-    void (*copy)(char *, char *, MPI_Aint, MPI_Count, MPI_Count) =
-        rw ? (avx2 ? unpack_cached_avx2 : unpack_cached_base) : (avx2 ? pack_cached_avx2 : pack_cached_base);
     for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
-        copy(packed, typed, stride, bs, n);
+        (rw ? MPID_Kernels->unpack_cached : MPID_Kernels->pack_cached)(packed, typed, stride, bs, n);
     return true;
 }
 

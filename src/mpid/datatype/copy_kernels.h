@@ -98,6 +98,9 @@ typedef struct {
                               MPI_Count n, MPI_Count to);
     MPI_Count (*unpack_indexed)(char **stream, char *base, const MPI_Aint *off, const MPI_Count *pre,
                                 MPI_Count b, MPI_Count n, MPI_Count to);
+    /* the strided kernels without the prefetch ahead of small blocks pages apart (in the L2) */
+    void (*pack_cached)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
+    void (*unpack_cached)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
 } MPID_Kernel_set;
 extern const MPID_Kernel_set *MPID_Kernels;
 
