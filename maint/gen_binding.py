@@ -37,6 +37,10 @@ widened to MPI_Count / MPI_Aint). COUNTS(comm, root=root) is read only at the ro
 COUNTS(comm, inplace=sendbuf) only when sendbuf is not MPI_IN_PLACE; elsewhere the implementation
 gets NULL for it in the int twin (the user's pointer in the _c twin).
 
+Datatypes: DATATYPE (valid: MPI_ERR_TYPE), DATATYPE_OR_NULL (also MPI_DATATYPE_NULL),
+DATATYPE_COMMITTED (valid and committed), DATATYPE_RECORD (the same checks, and the implementation
+takes the MPID_Datatype * they looked up instead of the handle), DATATYPE_OUT, DATATYPE_INOUT.
+
 Info objects and windows: INFO (validated: MPI_ERR_INFO; MPI_INFO_ENV is valid), INFO_OR_NULL (also
 MPI_INFO_NULL), INFO_OUT, INFO_INOUT; WIN (validated: MPI_ERR_WIN), WIN_OUT, WIN_INOUT.
 
@@ -57,6 +61,9 @@ SCALARS = {
     'DATATYPE': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),
     'DATATYPE_OR_NULL': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),
     'DATATYPE_COMMITTED': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),  # valid and committed
+    # the same checks, and the implementation gets the record the check looked up: for the calls
+    # made per message (MPI_Pack, MPI_Unpack), where a second lookup is a visible part of the call
+    'DATATYPE_RECORD': ('MPI_Datatype', 'MPI_Datatype', 'MPID_Datatype *'),
     'COMM': ('MPI_Comm', 'MPI_Comm', 'MPI_Comm'),
     'INFO': ('MPI_Info', 'MPI_Info', 'MPI_Info'),            # a valid info object (MPI_ERR_INFO)
     'INFO_OR_NULL': ('MPI_Info', 'MPI_Info', 'MPI_Info'),    # the same, or MPI_INFO_NULL
@@ -126,6 +133,8 @@ VECTORS = {
     'DISPLS': ('int', 'MPI_Aint', 'MPI_Aint'),
     'DATATYPES': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),
 }
+# the kinds passed as one datatype handle (named in the error report)
+DATATYPE_HANDLES = ('DATATYPE', 'DATATYPE_OR_NULL', 'DATATYPE_COMMITTED', 'DATATYPE_RECORD', 'DATATYPE_IMPL')
 WIDE = {'int': False, 'MPI_Count': True, 'MPI_Aint': True, 'MPI_Datatype': False}
 
 
@@ -255,7 +264,7 @@ def fmt_of(p, large):
         if p.kind == 'FUNC':
             return '%p', f'(void *) (size_t) {p.name}'
         return '%p', f'(const void *) {p.name}'
-    if p.kind in ('DATATYPE', 'DATATYPE_OR_NULL', 'DATATYPE_COMMITTED', 'DATATYPE_IMPL'):
+    if p.kind in DATATYPE_HANDLES:
         return '%s', f'MPIR_Datatype_str({p.name}, s_{p.name})'
     if p.kind == 'OP':
         return '%s', f'MPIR_Op_str({p.name}, s_{p.name})'
@@ -310,17 +319,19 @@ def check_lines(fn, p, large):
         out.append(f'if ({n} < 0) ' + fail('MPI_ERR_COUNT', f'invalid {n}, must be non-negative'))
     elif k == 'DATATYPE':
         out.append(f'if (!MPID_Datatype_lookup({n})) {{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
-    elif k == 'DATATYPE_COMMITTED':
-        # one lookup for both checks
-        out.append(f'{{ const MPID_Datatype *dt_ = MPID_Datatype_lookup({n});')
-        out.append(f'  if (!dt_) {{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
-        out.append(f'  if (!dt_->is_committed) '
+    elif k in ('DATATYPE_COMMITTED', 'DATATYPE_RECORD'):
+        # one lookup for both checks (kept in r_NAME for a DATATYPE_RECORD)
+        r = f'r_{n}' if k == 'DATATYPE_RECORD' else 'dt_'
+        out.append(f'{{ const MPID_Datatype *dt_ = MPID_Datatype_lookup({n});' if r == 'dt_'
+                   else f'{{ {r} = MPID_Datatype_lookup({n});')
+        out.append(f'  if (!{r}) {{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
+        out.append(f'  if (!{r}->is_committed) '
                    + fail('MPI_ERR_TYPE', f'{n} is not committed (call MPI_Type_commit first)') + ' }')
     elif k == 'DATATYPE_OR_NULL':
         out.append(f'if ({n} != MPI_DATATYPE_NULL && !MPID_Datatype_lookup({n})) '
                    f'{{ err = MPIR_Err_datatype("{n}", {n}, -1); goto fn_fail; }}')
     elif k == 'COMM':
-        out.append(f'if (!MPIR_Comm_lookup({n})) ' + fail('MPI_ERR_COMM', f'invalid communicator {n}'))
+        out.append(f'if (!MPIR_Comm_valid({n})) ' + fail('MPI_ERR_COMM', f'invalid communicator {n}'))
     elif k == 'GROUP':
         out.append(f'if (!MPIR_Group_lookup({n})) ' + fail('MPI_ERR_GROUP', f'invalid group {n}'))
     elif k == 'OP':
@@ -386,6 +397,9 @@ def emit_function(fn, suffix, large, out):
         body.append(f'    MPI_Count n_{p.name} = 0;')
     if 'errcomm' in fn.flags:
         body.append('    MPI_Comm err_comm = MPI_COMM_NULL;')
+    for p in fn.params:
+        if p.kind == 'DATATYPE_RECORD':
+            body.append(f'    MPID_Datatype *r_{p.name} = NULL;')
     if 'noinit' not in fn.flags:
         body.append('    if (!MPIR_Is_initialized()) { err = MPIR_Err_not_initialized(); goto fn_fail; }')
     for p in fn.params:
@@ -419,8 +433,8 @@ def emit_function(fn, suffix, large, out):
             args.append(f'(MPI_Aint *) {p.name}')
         elif p.length and large and ARRAYS[p.kind][1] != ARRAYS[p.kind][2]:
             args.append(f'(const {ARRAYS[p.kind][2]} *) {p.name}')
-        elif p.kind == 'PTR_OUT':
-            args.append(p.name)
+        elif p.kind == 'DATATYPE_RECORD':
+            args.append(f'r_{p.name}')
         else:
             args.append(p.name)
     if 'impl_is_c' in fn.flags:
@@ -441,7 +455,7 @@ def emit_function(fn, suffix, large, out):
         f, a = fmt_of(p, large)
         fmts.append(f'{p.name}={f}')
         fargs.append(a)
-        if p.kind in ('DATATYPE', 'DATATYPE_OR_NULL', 'DATATYPE_COMMITTED', 'DATATYPE_IMPL', 'COMM', 'OP') \
+        if (p.kind in DATATYPE_HANDLES or p.kind in ('COMM', 'OP')) \
                 and not p.length and not p.comm:
             body.append(f'        char s_{p.name}[MPIR_HANDLE_STR_MAX];')
     sink = next((p.name for p in fn.params if p.kind == 'COMM'), 'MPI_COMM_NULL')

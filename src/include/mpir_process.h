@@ -38,6 +38,13 @@ static inline int MPIR_Is_initialized(void)
 MPIR_Comm *MPIR_Comm_lookup(MPI_Comm comm);
 MPIR_Errhandler *MPIR_Errhandler_lookup(MPI_Errhandler errhandler);
 
+/* Whether comm is a valid communicator: the predefined ones without a call, since the binding
+ * checks the comm argument of every call (MPI_Pack and MPI_Unpack per message). */
+static inline bool MPIR_Comm_valid(MPI_Comm comm)
+{
+    return comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF || MPIR_Comm_lookup(comm) != NULL;
+}
+
 /* Invokes comm's error handler on code (MPI_COMM_NULL: the handler for errors tied to no object,
  * which is MPI_COMM_SELF's if the user set one, else MPI_COMM_WORLD's). Returns code unless the
  * handler aborts the process. */

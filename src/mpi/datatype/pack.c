@@ -59,11 +59,11 @@ static inline __attribute__((always_inline)) int copy_stream(const void *buf, MP
     return MPID_Stream_copy(buf, count, dt, packed, pack);
 }
 
-int MPIR_Pack_impl(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+/* dt: the record the binding looked up and checked (committed) */
+int MPIR_Pack_impl(const void *inbuf, MPI_Count incount, MPID_Datatype *dt, void *outbuf,
                    MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
 {
     (void) comm;   /* a pack for a homogeneous machine is the same for every communicator */
-    MPID_Datatype *dt = MPID_Datatype_get(datatype);
     MPI_Count bytes;
     int err = stream_bytes(incount, dt, &bytes);
     if (err == MPI_SUCCESS)
@@ -79,10 +79,9 @@ int MPIR_Pack_impl(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, 
 }
 
 int MPIR_Unpack_impl(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
-                     MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
+                     MPI_Count outcount, MPID_Datatype *dt, MPI_Comm comm)
 {
     (void) comm;
-    MPID_Datatype *dt = MPID_Datatype_get(datatype);
     MPI_Count bytes;
     int err = stream_bytes(outcount, dt, &bytes);
     if (err == MPI_SUCCESS)

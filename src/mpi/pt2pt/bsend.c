@@ -134,7 +134,7 @@ int MPIR_Bsend_start(const void *buf, MPI_Count count, MPI_Datatype type, int de
     if (err == MPI_SUCCESS) {
         MPI_Count position = 0;
         if (bytes > 0)
-            err = MPIR_Pack_impl(buf, count, type, data, bytes, &position, comm);
+            err = MPIR_Pack_impl(buf, count, MPID_Datatype_get(type), data, bytes, &position, comm);
         if (err == MPI_SUCCESS)
             err = MPID_Isend(data, bytes, MPI_PACKED, dest, tag, c, 0, MPID_SEND_STANDARD, &e->req);
         if (err)

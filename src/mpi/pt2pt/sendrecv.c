@@ -61,7 +61,7 @@ int MPIR_Sendrecv_replace_impl(void *buf, MPI_Count count, MPI_Datatype datatype
     char *tmp = malloc(bytes > 0 ? (size_t) bytes : 1);
     MPIR_CHKMEM(tmp);
     MPI_Count position = 0;
-    int err = bytes > 0 ? MPIR_Pack_impl(buf, count, datatype, tmp, bytes, &position, comm) : MPI_SUCCESS;
+    int err = bytes > 0 ? MPIR_Pack_impl(buf, count, MPID_Datatype_get(datatype), tmp, bytes, &position, comm) : MPI_SUCCESS;
     if (err == MPI_SUCCESS)
         err = exchange(tmp, bytes, MPI_PACKED, dest, sendtag, buf, count, datatype, source, recvtag, comm, status);
     free(tmp);

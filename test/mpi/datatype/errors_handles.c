@@ -84,6 +84,21 @@ static void check_all_reject(const char *what, MPI_Datatype bad)
     CHECK_ERR(MPI_Type_lb(bad, &lb), MPI_ERR_TYPE);
     CHECK_ERR(MPI_Type_ub(bad, &lb), MPI_ERR_TYPE);
 
+    /* packing (MPI_Pack and MPI_Unpack hand the record they checked to the engine) */
+    char packed[64], data[64];
+    int pos = 0;
+    MPI_Count cpos = 0;
+    MPI_Aint apos = 0;
+    CHECK_ERR(MPI_Pack(data, 1, bad, packed, 64, &pos, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    CHECK_ERR(MPI_Pack_c(data, 1, bad, packed, 64, &cpos, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    CHECK_ERR(MPI_Unpack(packed, 64, &pos, data, 1, bad, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    CHECK_ERR(MPI_Unpack_c(packed, 64, &cpos, data, 1, bad, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    CHECK_ERR(MPI_Pack_size(1, bad, MPI_COMM_WORLD, &size), MPI_ERR_TYPE);
+    CHECK_ERR(MPI_Pack_external("external32", data, 1, bad, packed, 64, &apos), MPI_ERR_TYPE);
+    CHECK_ERR(MPI_Unpack_external("external32", packed, 64, &apos, data, 1, bad), MPI_ERR_TYPE);
+    CHECK_ERR(MPI_Pack_external_size("external32", 1, bad, &apos), MPI_ERR_TYPE);
+    CHECK(pos == 0 && cpos == 0 && apos == 0, "a rejected pack or unpack moved the position");
+
     /* decoding */
     CHECK_ERR(MPI_Type_get_envelope(bad, &ni, &na, &nd, &comb), MPI_ERR_TYPE);
     CHECK_ERR(MPI_Type_get_envelope_c(bad, &cni, &cna, &cnc, &cnd, &comb), MPI_ERR_TYPE);

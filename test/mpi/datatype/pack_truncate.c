@@ -5,6 +5,8 @@
  *   - input holding less than the type needs: MPI_ERR_TRUNCATE, the typed buffer stays as it was;
  *   - a position outside [0, size]: MPI_ERR_ARG;
  *   - an uncommitted type: MPI_ERR_TYPE;
+ *   - a communicator that is null or freed: MPI_ERR_COMM; any valid one (not only the predefined
+ *     ones) packs the same bytes;
  *   - a count whose byte size overflows MPI_Count: MPI_ERR_ARG (never a wrapped size);
  *   - MPI_Pack_size of more than INT_MAX bytes: MPI_UNDEFINED in the int binding.
  * Zero bytes of data with NULL buffers is not an error.
@@ -116,6 +118,31 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Pack_size(7, empty, MPI_COMM_WORLD, &size));
     CHECK_EQ(size, 0);
     MPI_Type_free(&empty);
+
+    /* the communicator: checked, but any valid one gives the same bytes */
+    MPI_Comm dup, freed;
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &freed));
+    MPI_Comm stale = freed;
+    CHECK_MPI(MPI_Comm_free(&freed));
+    memset(buf, GUARD, sizeof buf);
+    pos = 0;
+    CHECK_ERR(MPI_Pack(src, 1, vec, buf, 64, &pos, MPI_COMM_NULL), MPI_ERR_COMM);
+    CHECK_ERR(MPI_Pack(src, 1, vec, buf, 64, &pos, stale), MPI_ERR_COMM);
+    CHECK_ERR(MPI_Unpack(buf, 64, &pos, dst, 1, vec, MPI_COMM_NULL), MPI_ERR_COMM);
+    CHECK_ERR(MPI_Unpack(buf, 64, &pos, dst, 1, vec, stale), MPI_ERR_COMM);
+    CHECK(mtest_untouched(buf, 64, GUARD) && pos == 0, "a pack on a bad communicator wrote or moved");
+    CHECK_MPI(MPI_Pack(src, 1, vec, buf, 64, &pos, dup));
+    CHECK_MPI(MPI_Pack(src, 1, vec, buf, 64, &pos, MPI_COMM_SELF));
+    CHECK_EQ(pos, 24);
+    int want[6] = { 1, 3, 5, 1, 3, 5 }, got[6];
+    memcpy(got, buf, sizeof got);
+    CHECK(memcmp(got, want, sizeof want) == 0, "MPI_Pack on a dup of MPI_COMM_WORLD / MPI_COMM_SELF packed wrong bytes");
+    int back[8] = { 0 };
+    pos = 0;
+    CHECK_MPI(MPI_Unpack(buf, 64, &pos, back, 1, vec, dup));
+    CHECK(back[0] == 1 && back[2] == 3 && back[4] == 5 && back[1] == 0 && pos == 12, "MPI_Unpack on a dup unpacked wrong");
+    MPI_Comm_free(&dup);
 
     MPI_Type_free(&vec);
     return MTest_Finalize();
