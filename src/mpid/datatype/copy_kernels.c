@@ -209,8 +209,10 @@ static LATE __attribute__((noinline)) bool cached_pages(char *packed, char *type
                                                       MPI_Count n, MPI_Aint row_step, MPI_Count rows, bool rw)
 {
     size_t lines = (size_t) (bs + 63) / 64 + 1;   /* a block may straddle one more */
-    size_t footprint = (size_t) (n * rows) * lines * 64;
-    if (footprint > MPID_Copy_chunk || (rw && footprint <= MPID_Cache_size(1)))
+    size_t blocks = (size_t) (n * rows);          /* fits: at most the packed bytes */
+    if (blocks > MPID_Copy_chunk / (lines * 64))  /* divided, so absurd counts cannot wrap */
+        return false;
+    if (rw && blocks * lines * 64 <= MPID_Cache_size(1))
         return false;
     for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
         (rw ? MPID_Kernels->unpack_cached : MPID_Kernels->pack_cached)(packed, typed, stride, bs, n);
