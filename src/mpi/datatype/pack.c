@@ -11,6 +11,7 @@
 #include "mpid_dataloop.h"
 #include "mpid_external32.h"
 #include "copy_kernels.h"
+#include "mpir_pack_fast.h"
 
 /* Packed bytes of count instances of dt; an overflow of MPI_Count is the caller's error. */
 static int stream_bytes(MPI_Count count, const MPID_Datatype *dt, MPI_Count *bytes)
@@ -94,6 +95,12 @@ int MPIR_Unpack_impl(const void *inbuf, MPI_Count insize, MPI_Count *position, v
     if (err == MPI_SUCCESS)
         *position += bytes;
     return err;
+}
+
+MPIR_LATE int MPIR_Copy_done(char *to, const char *from, size_t n)
+{
+    memcpy(to, from, n);
+    return MPI_SUCCESS;
 }
 
 int MPIR_Pack_size_impl(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)

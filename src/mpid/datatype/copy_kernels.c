@@ -14,10 +14,9 @@
  * the two is better differs per kernel (measured with bench/run.sh): recheck after editing one. */
 #define HOT __attribute__((aligned(64)))
 #define HOT_LOOPS __attribute__((aligned(64), optimize("align-loops=64")))
-/* Code added after the kernels were tuned goes in a section that the linker puts after all other
- * code, so that it moves none of the kernels measured where they sit (the same bytes of
- * pack_strided_avx2 64 bytes further on: NAS MG z face class B pack 49 instead of 68 GB/s). */
-#define LATE __attribute__((section("loom_late_text")))
+/* New code goes after the kernels (MPIR_LATE): the same bytes of pack_strided_avx2 64 bytes
+ * further on packed NAS MG z face class B at 49 instead of 68 GB/s. */
+#define LATE MPIR_LATE
 
 /* ---- the copy kernels: n blocks of bs bytes, stride bytes apart in the typed buffer ----
  * Compiled at -O3 whatever the library's level: unrolled and vectorised, the 8-byte strided loop
