@@ -469,7 +469,7 @@ def emit_function(fn, suffix, large, out):
     body.append(f'        err = MPIR_Err_return({sink}, err, "{name}({", ".join(fmts)})"{argstr});')
     body.append('    }')
     body.append('    return err;')
-    args = ", ".join(p.name for p in fn.params)
+    own_args = ", ".join(p.name for p in fn.params)
     if 'fast' in fn.flags:
         # the checked path in a function of its own, so that the fast one needs no stack frame
         # (no register saved and restored around its copy: see mpir_pack_fast.h); the fast one
@@ -477,9 +477,9 @@ def emit_function(fn, suffix, large, out):
         stem = fn.name.split('_', 1)[1]
         out.append(f'static __attribute__((noinline)) int {name}_checked({decls})\n{{\n' + '\n'.join(body) + '\n}\n')
         out.append(f'MPIR_LATE int P{name}({decls})\n{{\n    char *to_;\n    const char *from_;\n    size_t n_;\n'
-                   f'    if (MPIR_{stem}_fast({args}, &to_, &from_, &n_))\n'
+                   f'    if (MPIR_{stem}_fast({own_args}, &to_, &from_, &n_))\n'
                    f'        return MPIR_Copy_done(to_, from_, n_);\n'
-                   f'    return {name}_checked({args});\n}}\n')
+                   f'    return {name}_checked({own_args});\n}}\n')
     else:
         out.append(f'int P{name}({decls})\n{{\n' + '\n'.join(body) + '\n}\n')
     out.append('#ifdef HAVE_WEAK_ALIAS\n'
