@@ -475,11 +475,12 @@ def emit_function(fn, suffix, large, out):
         # (no register saved and restored around its copy: see mpir_pack_fast.h); the fast one
         # added late (MPIR_LATE), so the checked one takes the place the whole function had
         stem = fn.name.split('_', 1)[1]
-        out.append(f'static __attribute__((noinline)) int {name}_checked({decls})\n{{\n' + '\n'.join(body) + '\n}\n')
+        checked = f'checked_{stem}{suffix}'   # not MPI_*: a profiler reading symbols would take it for one
+        out.append(f'static __attribute__((noinline)) int {checked}({decls})\n{{\n' + '\n'.join(body) + '\n}\n')
         out.append(f'MPIR_LATE int P{name}({decls})\n{{\n    char *to_;\n    const char *from_;\n    size_t n_;\n'
                    f'    if (MPIR_{stem}_fast({own_args}, &to_, &from_, &n_))\n'
                    f'        return MPIR_Copy_done(to_, from_, n_);\n'
-                   f'    return {name}_checked({own_args});\n}}\n')
+                   f'    return {checked}({own_args});\n}}\n')
     else:
         out.append(f'int P{name}({decls})\n{{\n' + '\n'.join(body) + '\n}\n')
     out.append('#ifdef HAVE_WEAK_ALIAS\n'
