@@ -7,7 +7,8 @@ libmpi_la_SOURCES += \
     src/mpid/datatype/dt_object.c \
     src/mpid/datatype/dt_create.c \
     src/mpid/datatype/dt_contents.c
-noinst_HEADERS += src/mpid/datatype/mpid_dataloop.h src/mpid/datatype/copy_kernels.h
+noinst_HEADERS += src/mpid/datatype/mpid_dataloop.h src/mpid/datatype/copy_kernels.h \
+    src/mpid/datatype/mpid_external32.h
 libmpi_la_SOURCES += \
     src/mpid/datatype/dataloop_build.c \
     src/mpid/datatype/segment.c \
