@@ -51,14 +51,17 @@ bench_tools() {
 
 # Builds $out/NAME-LIB from the given sources against every library of $libs (-O3 for the hand
 # loops; the same baseline ISA as the distributions' libraries) and keeps its launcher in
-# $out/launch-LIB; sets built to the libraries that built, and fails when none did.
+# $out/launch-LIB; with --plugin first, a shared object $out/NAME-LIB.so instead. Sets built to
+# the libraries that built, and fails when none did.
 bench_build() {
+    so=; [ "$1" = --plugin ] && { so="-shared -fPIC"; shift; }
     name=$1; shift
     built=
     for lib in $libs; do
         t=$(bench_tools "$lib")
         [ -n "$t" ] || continue
-        if ${t%% *} -O3 -o "$out/$name-$lib" "$@"; then
+        # shellcheck disable=SC2086
+        if ${t%% *} -O3 $so -o "$out/$name-$lib${so:+.so}" "$@"; then
             built="$built $lib"
             echo "${t#* }" > "$out/launch-$lib"
         else

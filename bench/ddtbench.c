@@ -1,52 +1,69 @@
-/* ddtbench: MPI_Pack/MPI_Unpack throughput of the patterns in patterns.c, next to a hand-written
- * loop for the same layout and memcpy of the same bytes; and the time and memory it takes to
- * create and commit a type of about a million blocks.
+/* ddtbench: MPI_Pack/MPI_Unpack throughput of the patterns in patterns.c for several MPI libraries
+ * in one process, next to a hand-written loop for the same layout and memcpy of the same bytes;
+ * and the time and memory it takes to create and commit a type of about a million blocks.
  *
- * The same source is built against each MPI library (run.sh does that and compares); one run
- * measures the library it is linked with.
+ * Each library comes as a plugin (ddtlib.c + patterns.c built with its mpicc; run.sh does that).
+ * All of them run in this process, each in a link namespace of its own (dlmopen), so their MPI
+ * symbols do not meet; they pack from and unpack into the same arrays (this driver allocates them,
+ * see shared_alloc), and their timed repetitions take turns. So every library copies the same
+ * physical pages under the same conditions: in separate processes, which pages a process got
+ * (their L2 sets, their DRAM banks) moved a row's speed, the hand loop's included, by up to 5%,
+ * as much as the libraries differ on rows at memory speed.
  *
- *   ddtbench [--lib NAME] [--quick] [--list | --only N | --from N] [--no-commit] [FILTER...]
- *     --lib NAME   label for the output lines (default: from MPI_Get_library_version)
+ *   ddtbench [--quick] [--list | --only N | --from N] [--no-commit] NAME=PLUGIN... [FILTER...]
+ *     NAME=PLUGIN  a library's label and plugin (ddtlib-NAME.so); the first one is loaded into the
+ *                  main namespace, where Open MPI must be (it dlopens its components, which fails
+ *                  inside a dlmopen namespace), the others into namespaces of their own
  *     --quick      fewer and shorter repetitions, and no pattern that is larger than the caches
  *     --list       print the index and name of each selected pattern instead of running them
- *                  (the create/commit measurements are index pattern_nspecs)
- *     --only N     run only pattern N (run.sh runs each pattern of each library in turn)
+ *                  (the create/commit measurements are the index after the last pattern)
+ *     --only N     run only pattern N (run.sh runs each pattern in a process of its own)
  *     --from N     start at pattern N
  *     --no-commit  skip the create/commit measurements
  *     FILTER       run only the patterns whose name contains one of these strings
  *
  * Output, one tab-separated line per event (GB/s = 1e9 bytes per second of packed data):
- *   I lib version                       the library
- *   B lib index name                    a pattern begins
+ *   I lib version                       a library
+ *   B - index name                      a pattern begins
  *   P lib name bytes pack unpack hand_pack hand_unpack memcpy     (GB/s)
- *   F lib name reason                   the pattern failed: not timed
+ *   F lib name reason                   the pattern failed for lib: not timed
  *   C lib name blocks create_ns commit_ns rss_bytes              (per block)
+ * hand_pack and hand_unpack are the hand loops as compiled into that library's plugin; memcpy is
+ * this driver's, the same number on every library's line.
  *
  * Each time is the median of several repetitions after a warm-up; a repetition repeats the
  * operation until it lasts a few milliseconds of this thread's CPU time. Before timing, every
- * pattern is checked once: MPI_Pack must produce exactly the hand loop's bytes without writing
- * past them, and MPI_Unpack must write exactly what the hand loop writes, so a broken pack
+ * library is checked on the pattern: MPI_Pack must produce exactly the hand loop's bytes without
+ * writing past them, and MPI_Unpack must write exactly what the hand loop writes, so a broken pack
  * cannot look fast.
  */
-#define _POSIX_C_SOURCE 200809L   /* clock_gettime, sysconf */
+#define _GNU_SOURCE   /* dlmopen */
 
-#include "patterns.h"
+#include "ddtlib.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 
+#define MAXLIBS 8
 #define MAXREP 15
 #define GUARD 64
 
-static const char *lib = NULL;
+static struct {
+    const char *name;
+    const ddtlib *dl;
+    size_t bytes;               /* of the current pattern */
+    const char *err;            /* why the current pattern is not timed for it */
+} libs[MAXLIBS];
+static int nlibs;
 static int quick;
 static int nfilters;
-static char **filters;                 /* substrings of the pattern names to run */
+static char **filters;          /* substrings of the pattern names to run */
 static int reps = 7;
-static double min_rep = 0.02;          /* seconds */
+static double min_rep = 0.02;   /* seconds */
 
 /* CPU time of this thread: a benchmark pinned to one core of a shared machine is not charged
  * for the time slices other processes take on that core. */
@@ -59,47 +76,119 @@ static double now(void)
 
 static int selected(const char *name)
 {
-    return bench_selected(name, filters, nfilters);
+    if (nfilters == 0)
+        return 1;
+    for (int i = 0; i < nfilters; i++)
+        if (strstr(name, filters[i]))
+            return 1;
+    return 0;
+}
+
+static double median(double *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- memory: pages of its own for every buffer, the same buffers for every library ---- */
+
+/* A buffer starts 64 bytes into fresh pages (see bench_alloc in patterns.c); the 64 bytes before
+ * it hold the mapping's length. */
+static char *page_alloc(size_t len)
+{
+    size_t total = len + 64;
+    char *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    memcpy(m, &total, sizeof total);
+    return m + 64;
+}
+
+static void page_free(char *p)
+{
+    size_t total;
+    memcpy(&total, p - 64, sizeof total);
+    munmap(p - 64, total);
+}
+
+/* The pattern's arrays: the n-th array a library's build asks for is the n-th buffer of the first
+ * library's build (same size: the patterns do not depend on the library). */
+#define MAXBUFS 64
+static struct { char *p; size_t len; } bufs[MAXBUFS];
+static int nbufs, cursor;
+
+static void *shared_alloc(size_t len)
+{
+    if (cursor < nbufs)
+        return bufs[cursor].len == len ? bufs[cursor++].p : NULL;
+    if (nbufs == MAXBUFS || !(bufs[nbufs].p = page_alloc(len)))
+        return NULL;
+    bufs[nbufs].len = len;
+    cursor = ++nbufs;
+    return bufs[nbufs - 1].p;
+}
+
+static void shared_release(void *p) { (void)p; }   /* all at the pattern's end */
+
+static void shared_free_all(void)
+{
+    for (int i = 0; i < nbufs; i++)
+        page_free(bufs[i].p);
+    nbufs = cursor = 0;
 }
 
 /* ---- throughput ---- */
 
+enum { PACK, UNPACK, HAND_PACK, HAND_UNPACK, MEMCPY, KINDS };
+
 typedef struct {
-    const pattern *p;
-    char *packed;       /* packed data: MPI_Pack's output, MPI_Unpack's input */
-    char *other;        /* memcpy's destination */
-    int rc;             /* MPI errors seen while timing */
-} bench_ctx;
+    int kind, lib;
+    long iters;
+    double per_call[MAXREP];
+} op;
 
-static void op_pack(bench_ctx *c)
+static char *packed, *other;    /* MPI_Pack's output and MPI_Unpack's input; memcpy's destination */
+static int rc;                  /* MPI errors seen while timing */
+
+static void run_op(const op *o, long iters)
 {
-    const pattern *p = c->p;
-    int pos = 0;
-    c->rc |= MPI_Pack(p->origin, p->count, p->type, c->packed, (int)p->bytes, &pos, MPI_COMM_WORLD);
+    const ddtlib *dl = libs[o->lib].dl;
+    size_t bytes = libs[o->lib].bytes;
+    switch (o->kind) {
+    case PACK:
+        for (long i = 0; i < iters; i++)
+            rc |= dl->pack(packed);
+        break;
+    case UNPACK:
+        for (long i = 0; i < iters; i++)
+            rc |= dl->unpack(packed);
+        break;
+    case HAND_PACK:
+        for (long i = 0; i < iters; i++)
+            dl->hand_pack(packed);
+        break;
+    case HAND_UNPACK:
+        for (long i = 0; i < iters; i++)
+            dl->hand_unpack(packed);
+        break;
+    default:
+        for (long i = 0; i < iters; i++)
+            memcpy(other, packed, bytes);
+    }
 }
 
-static void op_unpack(bench_ctx *c)
-{
-    const pattern *p = c->p;
-    int pos = 0;
-    c->rc |= MPI_Unpack(c->packed, (int)p->bytes, &pos, p->origin, p->count, p->type, MPI_COMM_WORLD);
-}
-
-static void op_hand_pack(bench_ctx *c) { c->p->hand_pack(c->p, c->packed); }
-static void op_hand_unpack(bench_ctx *c) { c->p->hand_unpack(c->p, c->packed); }
-static void op_memcpy(bench_ctx *c) { memcpy(c->other, c->packed, c->p->bytes); }
-
-#define NOPS 5
-static void (*const ops[NOPS])(bench_ctx *) = {op_pack, op_unpack, op_hand_pack, op_hand_unpack, op_memcpy};
-
-/* Calls of op that make a repetition last min_rep; finding them is also op's warm-up. */
-static long calibrate(void (*op)(bench_ctx *), bench_ctx *c)
+/* Calls of o that make a repetition last min_rep; finding them is also o's warm-up. */
+static long calibrate(const op *o)
 {
     long iters = 1;
     for (;;) {
         double t = now();
-        for (long i = 0; i < iters; i++)
-            op(c);
+        run_op(o, iters);
         t = now() - t;
         if (t >= min_rep)
             return iters;
@@ -107,23 +196,20 @@ static long calibrate(void (*op)(bench_ctx *), bench_ctx *c)
     }
 }
 
-/* GB/s of each operation: the median of its repetitions. The repetitions of the operations take
- * turns, so a slow moment of the machine does not fall on one of them only. */
-static void measure(bench_ctx *c, double gbs[NOPS])
+/* The repetitions of all operations take turns, in an order that rotates from one round of turns
+ * to the next, so a slow moment of the machine, or the cache state one operation leaves, does not
+ * fall on one of them only. */
+static void measure(op *ops, int n)
 {
-    long iters[NOPS];
-    double per_call[NOPS][MAXREP];
-    for (int k = 0; k < NOPS; k++)
-        iters[k] = calibrate(ops[k], c);
+    for (int k = 0; k < n; k++)
+        ops[k].iters = calibrate(&ops[k]);
     for (int r = 0; r < reps; r++)
-        for (int k = 0; k < NOPS; k++) {
+        for (int j = 0; j < n; j++) {
+            op *o = &ops[(j + r) % n];
             double t = now();
-            for (long i = 0; i < iters[k]; i++)
-                ops[k](c);
-            per_call[k][r] = (now() - t) / iters[k];
+            run_op(o, o->iters);
+            o->per_call[r] = (now() - t) / o->iters;
         }
-    for (int k = 0; k < NOPS; k++)
-        gbs[k] = c->p->bytes / bench_median(per_call[k], reps) / 1e9;
 }
 
 /* Keeps the core busy for a moment, so that the first measurement does not find it idling at a
@@ -137,204 +223,120 @@ static void spin(double seconds)
     while ((t.tv_sec - t0.tv_sec) + 1e-9 * (t.tv_nsec - t0.tv_nsec) < seconds);
 }
 
-static void clear_regions(const pattern *p)
+static void run_pattern(int index, const char *name)
 {
-    for (int r = 0; r < p->nreg; r++)
-        memset(p->reg[r].p, 0, p->reg[r].len);
-}
-
-/* The check before timing; NULL when MPI_Pack and MPI_Unpack agree with the hand loops.
- * ref receives the hand-packed bytes. */
-static const char *verify(const pattern *p, char *packed, char *ref)
-{
-    memset(packed, 0xa5, p->bytes + GUARD);
-    memset(ref, 0x5a, p->bytes);
-    p->hand_pack(p, ref);
-    int pos = 0;
-    if (MPI_Pack(p->origin, p->count, p->type, packed, (int)p->bytes, &pos, MPI_COMM_WORLD))
-        return "MPI_Pack failed";
-    if ((size_t)pos != p->bytes)
-        return "MPI_Pack: wrong position";
-    if (memcmp(packed, ref, p->bytes))
-        return "MPI_Pack: bytes differ from the hand loop";
-    for (int i = 0; i < GUARD; i++)
-        if ((unsigned char)packed[p->bytes + i] != 0xa5)
-            return "MPI_Pack wrote past the packed size";
-
-    /* Unpack into cleared arrays, once with MPI and once by hand, and compare everything. */
-    size_t total = 0;
-    for (int r = 0; r < p->nreg; r++)
-        total += p->reg[r].len;
-    char *snap = malloc(total), *s = snap;
-    if (!snap)
-        return "out of memory";
-    clear_regions(p);
-    pos = 0;
-    const char *err = NULL;
-    if (MPI_Unpack(ref, (int)p->bytes, &pos, p->origin, p->count, p->type, MPI_COMM_WORLD))
-        err = "MPI_Unpack failed";
-    else if ((size_t)pos != p->bytes)
-        err = "MPI_Unpack: wrong position";
-    for (int r = 0; r < p->nreg; s += p->reg[r].len, r++)
-        memcpy(s, p->reg[r].p, p->reg[r].len);
-    clear_regions(p);
-    p->hand_unpack(p, ref);
-    s = snap;
-    for (int r = 0; r < p->nreg && !err; s += p->reg[r].len, r++)
-        if (memcmp(s, p->reg[r].p, p->reg[r].len))
-            err = "MPI_Unpack: memory differs from the hand loop's";
-    free(snap);
-    return err;
-}
-
-static void run_pattern(int index)
-{
-    const pattern_spec *spec = &pattern_specs[index];
-    pattern p;
-    memset(&p, 0, sizeof(p));
-    p.type = MPI_DATATYPE_NULL;
-    snprintf(p.name, sizeof(p.name), "%s", spec->name);
-    printf("B\t%s\t%d\t%s\n", lib, index, p.name);
-
-    bench_srand(0x9e3779b97f4a7c15ULL + index);
-    char *packed = NULL, *ref = NULL;
-    const char *err = NULL;
-    if (spec->build(&p, spec->args))
-        err = "building the type failed";
-    else if (!(packed = bench_alloc((p.bytes + GUARD + 63) / 64 * 64)) ||
-             !(ref = bench_alloc((p.bytes + 63) / 64 * 64 + 64)))
-        err = "out of memory";
-    else
-        err = verify(&p, packed, ref);
-
-    if (err) {
-        printf("F\t%s\t%s\t%s\n", lib, p.name, err);
-    } else {
-        bench_ctx c = {&p, packed, ref, 0};
-        double g[NOPS];
-        spin(quick ? 0.05 : 0.2);
-        measure(&c, g);
-        if (c.rc)
-            printf("F\t%s\t%s\t%s\n", lib, p.name, "an MPI call failed while timing");
-        else
-            printf("P\t%s\t%s\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", lib, p.name, p.bytes,
-                   g[0], g[1], g[2], g[3], g[4]);
+    printf("B\t-\t%d\t%s\n", index, name);
+    size_t bytes = 0;
+    for (int l = 0; l < nlibs; l++) {
+        cursor = 0;
+        libs[l].err = libs[l].dl->build(index, &libs[l].bytes);
+        if (!libs[l].err && !bytes)
+            bytes = libs[l].bytes;
+        else if (!libs[l].err && libs[l].bytes != bytes)
+            libs[l].err = "packed size differs from the other libraries'";
     }
-    bench_free(packed);
-    bench_free(ref);
-    pattern_free(&p);
+    packed = bytes ? page_alloc((bytes + GUARD + 63) / 64 * 64) : NULL;
+    other = bytes ? page_alloc((bytes + 63) / 64 * 64 + 64) : NULL;
+
+    op ops[MAXLIBS * 4 + 1];
+    int n = 0;
+    for (int l = 0; l < nlibs; l++) {
+        if (!libs[l].err && (!packed || !other))
+            libs[l].err = "out of memory";
+        if (!libs[l].err)
+            libs[l].err = libs[l].dl->verify(packed, other, GUARD);
+        if (libs[l].err) {
+            printf("F\t%s\t%s\t%s\n", libs[l].name, name, libs[l].err);
+            continue;
+        }
+        for (int k = PACK; k <= HAND_UNPACK; k++)
+            ops[n++] = (op){.kind = k, .lib = l};
+    }
+    if (n) {
+        ops[n] = (op){.kind = MEMCPY, .lib = ops[0].lib};
+        n++;
+        spin(quick ? 0.05 : 0.2);
+        rc = 0;
+        measure(ops, n);
+        double gbs[MAXLIBS][KINDS];
+        for (int k = 0; k < n; k++)
+            gbs[ops[k].lib][ops[k].kind] = bytes / median(ops[k].per_call, reps) / 1e9;
+        for (int l = 0; l < nlibs; l++) {
+            if (libs[l].err)
+                continue;
+            if (rc)
+                printf("F\t%s\t%s\t%s\n", libs[l].name, name, "an MPI call failed while timing");
+            else
+                printf("P\t%s\t%s\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", libs[l].name, name, bytes,
+                       gbs[l][PACK], gbs[l][UNPACK], gbs[l][HAND_PACK], gbs[l][HAND_UNPACK],
+                       gbs[ops[n - 1].lib][MEMCPY]);
+        }
+    }
+    for (int l = 0; l < nlibs; l++)
+        libs[l].dl->free_pattern();
+    if (packed)
+        page_free(packed);
+    if (other)
+        page_free(other);
+    shared_free_all();
 }
 
 /* ---- create + commit of a type with about a million blocks ---- */
 
-static long rss_bytes(void)
+static void run_commits(int index)
 {
-    long pages = 0, resident = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f) {
-        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
-            resident = 0;
-        fclose(f);
-    }
-    return resident * sysconf(_SC_PAGESIZE);
-}
-
-#define NBLOCKS (1 << 20)
-
-typedef struct {
-    int *blens, *idispls;
-    MPI_Aint *displs;
-    MPI_Datatype *types;
-} big_args;
-
-static int create_indexed(const big_args *a, int n, MPI_Datatype *t)
-{
-    return MPI_Type_indexed(n, a->blens, a->idispls, MPI_DOUBLE, t);
-}
-
-static int create_struct(const big_args *a, int n, MPI_Datatype *t)
-{
-    return MPI_Type_create_struct(n, a->blens, a->displs, a->types, t);
-}
-
-static void run_commit(const char *name, int (*create)(const big_args *, int, MPI_Datatype *),
-                       const big_args *a, int n)
-{
-    double tc[MAXREP], tm[MAXREP];
-    long rss = 0;
-    if (!selected(name))
-        return;
-    printf("B\t%s\t%d\t%s\n", lib, pattern_nspecs, name);
-    for (int r = 0; r < reps; r++) {
-        MPI_Datatype t;
-        long before = rss_bytes();
-        double t0 = now();
-        if (create(a, n, &t)) {
-            printf("F\t%s\t%s\t%s\n", lib, name, "create failed");
-            return;
+    static const char *const names[DDTLIB_COMMIT_TESTS] = {"commit_indexed/1M", "commit_struct/1M"};
+    for (int which = 0; which < DDTLIB_COMMIT_TESTS; which++) {
+        if (!selected(names[which]))
+            continue;
+        printf("B\t-\t%d\t%s\n", index, names[which]);
+        for (int l = 0; l < nlibs; l++) {
+            int blocks;
+            double cre, com, rss;
+            const char *err = libs[l].dl->commit(which, reps, &blocks, &cre, &com, &rss);
+            if (err)
+                printf("F\t%s\t%s\t%s\n", libs[l].name, names[which], err);
+            else
+                printf("C\t%s\t%s\t%d\t%.2f\t%.2f\t%.1f\n", libs[l].name, names[which], blocks, cre, com, rss);
         }
-        double t1 = now();
-        if (MPI_Type_commit(&t)) {
-            printf("F\t%s\t%s\t%s\n", lib, name, "commit failed");
-            return;
-        }
-        double t2 = now();
-        /* The first repetition's growth: later ones may reuse memory the first one freed. */
-        if (r == 0)
-            rss = rss_bytes() - before;
-        tc[r] = t1 - t0;
-        tm[r] = t2 - t1;
-        MPI_Type_free(&t);
     }
-    printf("C\t%s\t%s\t%d\t%.2f\t%.2f\t%.1f\n", lib, name, n, bench_median(tc, reps) * 1e9 / n,
-           bench_median(tm, reps) * 1e9 / n, (double)rss / n);
 }
 
-static void run_commits(void)
+/* NAME=PLUGIN: loads it (see the header for the namespaces) and, unless only listing, starts
+ * its MPI. */
+static int load(char *spec, int list)
 {
-    big_args a;
-    a.blens = malloc(sizeof(int) * NBLOCKS);
-    a.idispls = malloc(sizeof(int) * NBLOCKS);
-    a.displs = malloc(sizeof(MPI_Aint) * NBLOCKS);
-    a.types = malloc(sizeof(MPI_Datatype) * NBLOCKS);
-    if (!a.blens || !a.idispls || !a.displs || !a.types) {
-        printf("F\t%s\tcommit\tout of memory\n", lib);
-        return;
+    char *path = strchr(spec, '=');
+    if (nlibs == MAXLIBS || !path)
+        return -1;
+    *path++ = '\0';
+    void *h = nlibs == 0 ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : dlmopen(LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL);
+    const ddtlib *dl = h ? dlsym(h, "ddtlib_plugin") : NULL;
+    if (!dl || dl->abi != DDTLIB_ABI) {
+        fprintf(stderr, "ddtbench: %s: %s\n", path, h ? "not a ddtlib plugin of this version" : dlerror());
+        return -1;
     }
-    /* Indexed: random lengths 1..8 doubles with random gaps, so no two blocks merge. */
-    bench_srand(12345);
-    int d = 0;
-    for (int i = 0; i < NBLOCKS; i++) {
-        a.blens[i] = 1 + bench_rand() % 8;
-        a.idispls[i] = d;
-        d += a.blens[i] + 1 + bench_rand() % 8;
+    libs[nlibs].name = spec;
+    libs[nlibs].dl = dl;
+    nlibs++;
+    if (list)
+        return 0;
+    char version[512];
+    if (dl->init(shared_alloc, shared_release, version, sizeof(version))) {
+        fprintf(stderr, "ddtbench: %s: MPI_Init failed\n", spec);
+        return -1;
     }
-    run_commit("commit_indexed/1M", create_indexed, &a, NBLOCKS);
-
-    /* Struct: an array of the padded {double; int; char[3]} spelled out entry by entry. */
-    int n = NBLOCKS / 3 * 3;
-    for (int i = 0; i < n; i++) {
-        static const int len[3] = {1, 1, 3}, off[3] = {0, 8, 12};
-        a.blens[i] = len[i % 3];
-        a.displs[i] = 16 * (MPI_Aint)(i / 3) + off[i % 3];
-        a.types[i] = i % 3 == 0 ? MPI_DOUBLE : i % 3 == 1 ? MPI_INT : MPI_CHAR;
-    }
-    run_commit("commit_struct/1M", create_struct, &a, n);
-    free(a.blens);
-    free(a.idispls);
-    free(a.displs);
-    free(a.types);
+    printf("I\t%s\t%s\n", spec, version);
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     int from = 0, only = -1, list = 0, commits = 1;
     filters = calloc(argc, sizeof(char *));
-    MPI_Init(&argc, &argv);
+    setvbuf(stdout, NULL, _IOLBF, 0);
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--lib") && i + 1 < argc)
-            lib = argv[++i];
-        else if (!strcmp(argv[i], "--quick"))
+        if (!strcmp(argv[i], "--quick"))
             quick = 1;
         else if (!strcmp(argv[i], "--from") && i + 1 < argc)
             from = atoi(argv[++i]);
@@ -344,45 +346,47 @@ int main(int argc, char **argv)
             list = 1;
         else if (!strcmp(argv[i], "--no-commit"))
             commits = 0;
+        else if (strchr(argv[i], '='))
+            ;   /* loaded below, once --list is known */
         else
             filters[nfilters++] = argv[i];
+    }
+    for (int i = 1; i < argc; i++)
+        if (strchr(argv[i], '=') && (list ? nlibs == 0 : 1) && load(argv[i], list))
+            return 1;
+    if (nlibs == 0) {
+        fprintf(stderr, "usage: ddtbench [--quick] [--list | --only N | --from N] [--no-commit] NAME=PLUGIN... [FILTER...]\n");
+        return 2;
     }
     if (quick) {
         reps = 3;
         min_rep = 0.005;
     }
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    /* A failing call fails one pattern, not the run. */
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len;
-    MPI_Get_library_version(version, &len);
-    version[strcspn(version, "\n\t")] = '\0';
-    if (!lib)
-        lib = strstr(version, "Open MPI") ? "openmpi" : strstr(version, "MPICH") ? "mpich" : "loom";
-    if (!list)
-        printf("I\t%s\t%s\n", lib, version);
-
-    for (int i = from; i <= pattern_nspecs; i++) {
+    int npatterns = libs[0].dl->npatterns();
+    for (int i = from; i <= npatterns; i++) {
         if (only >= 0 && i != only)
             continue;
-        if (i == pattern_nspecs) {
+        if (i == npatterns) {
             if (!commits || !(selected("commit_indexed/1M") || selected("commit_struct/1M")))
                 continue;
             if (list)
                 printf("%d\tcommit\n", i);
             else
-                run_commits();
-        } else if (selected(pattern_specs[i].name) && !(quick && pattern_specs[i].large)) {
-            if (list)
-                printf("%d\t%s\n", i, pattern_specs[i].name);
-            else
-                run_pattern(i);
+                run_commits(i);
+            continue;
         }
+        const char *name = libs[0].dl->name(i);
+        if (!selected(name) || (quick && libs[0].dl->large(i)))
+            continue;
+        if (list)
+            printf("%d\t%s\n", i, name);
+        else
+            run_pattern(i, name);
     }
+    if (!list)
+        for (int l = nlibs - 1; l >= 0; l--)
+            libs[l].dl->finalize();
     free(filters);
-    MPI_Finalize();
     return 0;
 }

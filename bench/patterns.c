@@ -32,9 +32,22 @@ unsigned long long bench_rand(void)
 /* Buffers get pages of their own and start 64 bytes into the first one, whatever the library
  * allocated before: where malloc would put them depends on that, and the distance between the
  * packed and the typed buffer modulo 4 KiB (4K aliasing of loads and stores) moves some
- * throughputs by a third. The 64 bytes before the buffer hold the mapping's length. */
+ * throughputs by a third. The 64 bytes before the buffer hold the mapping's length. The pack
+ * benchmark's driver replaces these with buffers it shares among the libraries
+ * (bench_set_allocator). */
+static void *(*alloc_hook)(size_t);
+static void (*release_hook)(void *);
+
+void bench_set_allocator(void *(*alloc)(size_t), void (*release)(void *))
+{
+    alloc_hook = alloc;
+    release_hook = release;
+}
+
 void *bench_alloc(size_t len)
 {
+    if (alloc_hook)
+        return alloc_hook(len);
     size_t total = len + 64;
     char *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
@@ -47,6 +60,10 @@ void bench_free(void *p)
 {
     if (!p)
         return;
+    if (release_hook) {
+        release_hook(p);
+        return;
+    }
     char *m = (char *)p - 64;
     size_t total;
     memcpy(&total, m, sizeof total);

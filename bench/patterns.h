@@ -49,9 +49,11 @@ double bench_median(double *v, int n);
 /* Whether a pattern name contains one of the n filter words (every name when there are none). */
 int bench_selected(const char *name, char **filters, int n);
 
-/* Page-backed buffers placed the same way in every library's process (see patterns.c). */
+/* Page-backed buffers placed the same way in every library's process (see patterns.c), or the
+ * given allocator's. */
 void *bench_alloc(size_t len);
 void bench_free(void *p);
+void bench_set_allocator(void *(*alloc)(size_t), void (*release)(void *));
 
 void bench_srand(unsigned long long seed);
 unsigned long long bench_rand(void);

@@ -1,8 +1,8 @@
 # table.awk: prints run.sh's tables from ddtbench's result lines (the format is in ddtbench.c).
 # Loom MPI ("loom") is compared with the others: its throughput over MPICH's, Open MPI's, the
-# hand loop's and memcpy's. The hand loop and memcpy are measured in every library's run; the
-# table shows the median of those runs, and with several rounds every number is the median of
-# the rounds. A row is marked where Loom misses a target of issue 3:
+# hand loop's and memcpy's. The hand loops are timed as compiled into every library's plugin; the
+# table shows the median of those, and with several rounds every number is the median of the
+# rounds. A row is marked where Loom misses a target of issue 3:
 # slower than the faster of MPICH and Open MPI ("<lib"), or below 0.9x the hand loop ("<hand");
 # a miss by less than 3%, within the noise of a shared machine, is marked "~lib" or "~hand".
 BEGIN { FS = "\t"; nlibs = split("loom mpich openmpi", libs, " ") }
