@@ -266,7 +266,7 @@ static void check_type(MPI_Datatype t, unsigned long long seed)
  * (whose blocks share a few L1 sets; unpack throttles its stores there), forward and backward. */
 static void check_kernel_shapes(void)
 {
-    static const int sizes[] = { 1, 8, 12, 16, 24, 32, 40, 64, 100, 256, 300 };
+    static const int sizes[] = { 1, 8, 12, 16, 24, 32, 40, 64, 100, 128, 129, 256, 300, 1024 };
     static const MPI_Aint strides[] = { 320, -320, 512, -512, 1024, 1040, 1536, 2048, 4096, -4096, 4128, 12288, 32768 };
     static const int counts[] = { 1, 6, 37 };
     unsigned long long seed = 1u << 20;
@@ -297,8 +297,8 @@ static void check_kernel_shapes(void)
             check_type(t, seed++);
         }
     /* Long blocks lines apart, some straddling pages: the pack kernel that prefetches each block
-     * while it copies the one before */
-    static const int long_sizes[] = { 2048, 3000, 6144 };
+     * while it copies the one before, and the memcpy per block of the others */
+    static const int long_sizes[] = { 2048, 2049, 3000, 6144 };
     static const MPI_Aint long_strides[] = { 4128, -4128, 9000, 24576 };
     for (size_t s = 0; s < sizeof long_strides / sizeof long_strides[0]; s++)
         for (size_t b = 0; b < sizeof long_sizes / sizeof long_sizes[0]; b++)
