@@ -291,8 +291,11 @@ void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, 
 static HOT_LOOPS __attribute__((noinline)) void pack_row(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
                                                   MPI_Count n)
 {
-    bool far = lines_apart(stride), pages = page_apart(stride);
-    if (bs != 8 || (far && !pages)) {   /* far apart, loads bound it: the plain loop */
+    /* The prefetch ahead only where the blocks are whole pages apart (faces of power-of-two
+     * arrays); at other strides of a page or more the hardware follows them better without it
+     * (NAS MG x face class D, 4112 bytes apart: 2.73 vs 2.87 GB/s) */
+    bool far = lines_apart(stride), pages = page_apart(stride) && stride % 4096 == 0;
+    if (bs != 8 || (far && !page_apart(stride))) {   /* far apart, loads bound it: the plain loop */
         MPID_Kernels->pack_strided(packed, typed, stride, bs, n);
         return;
     }
