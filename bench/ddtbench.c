@@ -351,8 +351,8 @@ int main(int argc, char **argv)
         else
             filters[nfilters++] = argv[i];
     }
-    for (int i = 1; i < argc; i++)
-        if (strchr(argv[i], '=') && (list ? nlibs == 0 : 1) && load(argv[i], list))
+    for (int i = 1; i < argc; i++)   /* --list needs the first one only */
+        if (strchr(argv[i], '=') && (!list || nlibs == 0) && load(argv[i], list))
             return 1;
     if (nlibs == 0) {
         fprintf(stderr, "usage: ddtbench [--quick] [--list | --only N | --from N] [--no-commit] NAME=PLUGIN... [FILTER...]\n");
