@@ -40,6 +40,7 @@
 #define _GNU_SOURCE   /* dlmopen */
 
 #include "ddtlib.h"
+#include "util.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -76,23 +77,7 @@ static double now(void)
 
 static int selected(const char *name)
 {
-    if (nfilters == 0)
-        return 1;
-    for (int i = 0; i < nfilters; i++)
-        if (strstr(name, filters[i]))
-            return 1;
-    return 0;
-}
-
-static double median(double *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return bench_selected(name, filters, nfilters);
 }
 
 /* ---- memory: pages of its own for every buffer, the same buffers for every library ---- */
@@ -260,7 +245,7 @@ static void run_pattern(int index, const char *name)
         measure(ops, n);
         double gbs[MAXLIBS][KINDS];
         for (int k = 0; k < n; k++)
-            gbs[ops[k].lib][ops[k].kind] = bytes / median(ops[k].per_call, reps) / 1e9;
+            gbs[ops[k].lib][ops[k].kind] = bytes / bench_median(ops[k].per_call, reps) / 1e9;
         for (int l = 0; l < nlibs; l++) {
             if (libs[l].err)
                 continue;

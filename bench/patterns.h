@@ -13,6 +13,8 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "util.h"
+
 #define PAT_MAXREG 12
 
 typedef struct pattern pattern;
@@ -43,11 +45,6 @@ extern const int pattern_nspecs;
 
 void pattern_free(pattern *p);
 
-/* Deterministic random numbers, so every library sees the same index lists and block lengths. */
-/* The median of n values (sorts them in place). */
-double bench_median(double *v, int n);
-/* Whether a pattern name contains one of the n filter words (every name when there are none). */
-int bench_selected(const char *name, char **filters, int n);
 
 /* Page-backed buffers placed the same way in every library's process (see patterns.c), or the
  * given allocator's. */
@@ -55,6 +52,7 @@ void *bench_alloc(size_t len);
 void bench_free(void *p);
 void bench_set_allocator(void *(*alloc)(size_t), void (*release)(void *));
 
+/* Deterministic random numbers, so every library sees the same index lists and block lengths. */
 void bench_srand(unsigned long long seed);
 unsigned long long bench_rand(void);
 

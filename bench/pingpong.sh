@@ -92,7 +92,7 @@ mkdir -p "$out" || exit 1
 
 start=$(date +%s)
 load0=$(cut -d' ' -f1 /proc/loadavg)
-bench_build pingpong "$here/pingpong.c" "$here/patterns.c" || exit 1
+bench_build pingpong "$here/pingpong.c" "$here/patterns.c" "$here/util.c" || exit 1
 # shellcheck disable=SC2086
 set -- $built
 

@@ -30,8 +30,8 @@ mkdir -p "$out" || exit 1
 
 start=$(date +%s)
 load0=$(cut -d' ' -f1 /proc/loadavg)
-${CC:-cc} -O2 -o "$out/ddtbench" "$here/ddtbench.c" -ldl || { echo "building ddtbench failed" >&2; exit 1; }
-bench_build --plugin ddtlib "$here/ddtlib.c" "$here/patterns.c" || exit 1
+${CC:-cc} -O2 -o "$out/ddtbench" "$here/ddtbench.c" "$here/util.c" -ldl || { echo "building ddtbench failed" >&2; exit 1; }
+bench_build --plugin ddtlib "$here/ddtlib.c" "$here/patterns.c" "$here/util.c" || exit 1
 # Open MPI first: the driver loads the first plugin into the main namespace, where it must be.
 plugins=
 for lib in openmpi $built; do
