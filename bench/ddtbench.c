@@ -46,7 +46,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #define MAXLIBS 8
@@ -80,26 +79,7 @@ static int selected(const char *name)
     return bench_selected(name, filters, nfilters);
 }
 
-/* ---- memory: pages of its own for every buffer, the same buffers for every library ---- */
-
-/* A buffer starts 64 bytes into fresh pages (see bench_alloc in patterns.c); the 64 bytes before
- * it hold the mapping's length. */
-static char *page_alloc(size_t len)
-{
-    size_t total = len + 64;
-    char *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        return NULL;
-    memcpy(m, &total, sizeof total);
-    return m + 64;
-}
-
-static void page_free(char *p)
-{
-    size_t total;
-    memcpy(&total, p - 64, sizeof total);
-    munmap(p - 64, total);
-}
+/* ---- memory: fresh pages for every buffer (bench_pages), the same buffers for every library ---- */
 
 /* The pattern's arrays: the n-th array a library's build asks for is the n-th buffer of the first
  * library's build (same size: the patterns do not depend on the library). */
@@ -111,7 +91,7 @@ static void *shared_alloc(size_t len)
 {
     if (cursor < nbufs)
         return bufs[cursor].len == len ? bufs[cursor++].p : NULL;
-    if (nbufs == MAXBUFS || !(bufs[nbufs].p = page_alloc(len)))
+    if (nbufs == MAXBUFS || !(bufs[nbufs].p = bench_pages(len)))
         return NULL;
     bufs[nbufs].len = len;
     cursor = ++nbufs;
@@ -123,7 +103,7 @@ static void shared_release(void *p) { (void)p; }   /* all at the pattern's end *
 static void shared_free_all(void)
 {
     for (int i = 0; i < nbufs; i++)
-        page_free(bufs[i].p);
+        bench_pages_free(bufs[i].p);
     nbufs = cursor = 0;
 }
 
@@ -220,8 +200,8 @@ static void run_pattern(int index, const char *name)
         else if (!libs[l].err && libs[l].bytes != bytes)
             libs[l].err = "packed size differs from the other libraries'";
     }
-    packed = bytes ? page_alloc((bytes + GUARD + 63) / 64 * 64) : NULL;
-    other = bytes ? page_alloc((bytes + 63) / 64 * 64 + 64) : NULL;
+    packed = bytes ? bench_pages((bytes + GUARD + 63) / 64 * 64) : NULL;
+    other = bytes ? bench_pages((bytes + 63) / 64 * 64 + 64) : NULL;
 
     op ops[MAXLIBS * 4 + 1];
     int n = 0;
@@ -260,9 +240,9 @@ static void run_pattern(int index, const char *name)
     for (int l = 0; l < nlibs; l++)
         libs[l].dl->free_pattern();
     if (packed)
-        page_free(packed);
+        bench_pages_free(packed);
     if (other)
-        page_free(other);
+        bench_pages_free(other);
     shared_free_all();
 }
 

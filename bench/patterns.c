@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* A failing MPI call fails the build of this pattern only (errors return, see ddtbench.c). */
 #define T(call) do { if ((call) != MPI_SUCCESS) return -1; } while (0)
@@ -29,12 +28,8 @@ unsigned long long bench_rand(void)
     return rng_state * 2685821657736338717ULL;
 }
 
-/* Buffers get pages of their own and start 64 bytes into the first one, whatever the library
- * allocated before: where malloc would put them depends on that, and the distance between the
- * packed and the typed buffer modulo 4 KiB (4K aliasing of loads and stores) moves some
- * throughputs by a third. The 64 bytes before the buffer hold the mapping's length. The pack
- * benchmark's driver replaces these with buffers it shares among the libraries
- * (bench_set_allocator). */
+/* Buffers come from bench_pages (util.c), or from the pack benchmark's driver, which shares
+ * them among the libraries (bench_set_allocator). */
 static void *(*alloc_hook)(size_t);
 static void (*release_hook)(void *);
 
@@ -46,28 +41,15 @@ void bench_set_allocator(void *(*alloc)(size_t), void (*release)(void *))
 
 void *bench_alloc(size_t len)
 {
-    if (alloc_hook)
-        return alloc_hook(len);
-    size_t total = len + 64;
-    char *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        return NULL;
-    memcpy(m, &total, sizeof total);
-    return m + 64;
+    return alloc_hook ? alloc_hook(len) : bench_pages(len);
 }
 
 void bench_free(void *p)
 {
-    if (!p)
-        return;
-    if (release_hook) {
+    if (release_hook)
         release_hook(p);
-        return;
-    }
-    char *m = (char *)p - 64;
-    size_t total;
-    memcpy(&total, m, sizeof total);
-    munmap(m, total);
+    else
+        bench_pages_free(p);
 }
 
 /* A new array of len bytes, cache-line aligned, filled with random bytes, owned by p. */

@@ -46,8 +46,7 @@ extern const int pattern_nspecs;
 void pattern_free(pattern *p);
 
 
-/* Page-backed buffers placed the same way in every library's process (see patterns.c), or the
- * given allocator's. */
+/* Buffers from bench_pages (util.h), or from the allocator given to bench_set_allocator. */
 void *bench_alloc(size_t len);
 void bench_free(void *p);
 void bench_set_allocator(void *(*alloc)(size_t), void (*release)(void *));
