@@ -79,7 +79,7 @@ static int selected(const char *name)
     return bench_selected(name, filters, nfilters);
 }
 
-/* ---- memory: fresh pages for every buffer (bench_pages), the same buffers for every library ---- */
+/* ---- memory: fresh pages per buffer (bench_pages), the same buffers for every library ---- */
 
 /* The pattern's arrays: the n-th array a library's build asks for is the n-th buffer of the first
  * library's build (same size: the patterns do not depend on the library). */
