@@ -108,17 +108,21 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
         *(V32 *) (d + i) = *(const V32 *) (s + i);
     *(V32 *) (d + n - 32) = last;
 }
+/* n blocks of bs bytes copied by COPY, each prefetching the next block's first line where they are
+ * far apart (far): the hardware prefetcher does not jump the gap */
+#define BLOCKS_NEXT_LINE_AHEAD(COPY, DST, SRC, RW) \
+    for (MPI_Count i = 0; i < n; i++, packed += bs, typed = at(typed, stride)) { \
+        if (far && i + 1 < n) \
+            __builtin_prefetch(at(typed, stride), RW); \
+        COPY(DST, SRC, bs); \
+    }
 #define MID_BLOCKS_MIN 129
 #define MID_KERNEL(NAME, DST, SRC, RW, TARGET) \
     TARGET __attribute__((noinline)) static void NAME(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, \
                                                       MPI_Count n) \
     { \
         bool far = lines_apart(stride); \
-        for (MPI_Count i = 0; i < n; i++, packed += bs, typed = at(typed, stride)) { \
-            if (far && i + 1 < n) \
-                __builtin_prefetch(at(typed, stride), RW); \
-            copy_grouped(DST, SRC, bs); \
-        } \
+        BLOCKS_NEXT_LINE_AHEAD(copy_grouped, DST, SRC, RW) \
     }
 
 /* A constant size lets the compiler turn each copy into a few moves. The first lead blocks
@@ -165,12 +169,7 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
                 copy_rows((uintptr_t) DST, (uintptr_t) SRC, (size_t) bs, RW ? stride : bs, RW ? bs : stride, n); \
                 return; \
             } \
-            /* the next block's first line: the hardware prefetcher does not jump the gap */ \
-            for (MPI_Count i = 0; i < n; i++, packed += bs, typed = at(typed, stride)) { \
-                if (far && i + 1 < n) \
-                    __builtin_prefetch(at(typed, stride), RW); \
-                copy_bytes(DST, SRC, bs); \
-            } \
+            BLOCKS_NEXT_LINE_AHEAD(copy_bytes, DST, SRC, RW) \
         } \
     }
 
