@@ -317,6 +317,28 @@ static void check_kernel_shapes(void)
             mpi_ok(MPI_Type_create_hvector(many_counts[c], bs / 8, 4128, MPI_DOUBLE, &t), "MPI_Type_create_hvector");
             check_type(t, seed++);
         }
+    /* Equal blocks at shuffled offsets (hindexed_block), in the sizes the block-indexed kernels
+     * copy apart and in counts around their groups of four */
+    static const int blk_sizes[] = { 1, 2, 4, 8, 12, 16, 24, 32, 40 };
+    static const int blk_counts[] = { 1, 3, 4, 5, 8, 11, 243 };
+    for (size_t b = 0; b < sizeof blk_sizes / sizeof blk_sizes[0]; b++)
+        for (size_t c = 0; c < sizeof blk_counts / sizeof blk_counts[0]; c++) {
+            int n = blk_counts[c], bs = blk_sizes[b];
+            MPI_Aint displs[243];
+            rt_rng r;
+            rt_seed(&r, seed);
+            for (int i = 0; i < n; i++)
+                displs[i] = (MPI_Aint) i * (bs + 8);
+            for (int i = n - 1; i > 0; i--) {   /* shuffle: blocks out of memory order */
+                int j = (int) rt_range(&r, 0, i);
+                MPI_Aint d = displs[i];
+                displs[i] = displs[j];
+                displs[j] = d;
+            }
+            MPI_Datatype t = MPI_DATATYPE_NULL;
+            mpi_ok(MPI_Type_create_hindexed_block(n, bs, displs, MPI_BYTE, &t), "MPI_Type_create_hindexed_block");
+            check_type(t, seed++);
+        }
 }
 
 int main(int argc, char **argv)
