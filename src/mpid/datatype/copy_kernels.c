@@ -39,7 +39,7 @@ STRIDE_TEST page_apart(MPI_Aint stride)
 }
 /* Blocks whole pages apart (faces of power-of-two arrays): the 8-byte row loops prefetch these
  * PAGE_AHEAD blocks ahead. At other strides of a page or more the hardware follows them better
- * without (NAS MG x face class D, 4112 bytes apart: pack 2.73 vs 2.87 GB/s, unpack +34-43% in one
+ * without (NAS MG x face class D, 4112 bytes apart: pack 2.73 vs 2.87 GB/s, unpack +27-43% in one
  * process next to the old code, on a host where memory ran at half its usual speed). */
 STRIDE_TEST whole_pages_apart(MPI_Aint stride)
 {
