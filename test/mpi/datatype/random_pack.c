@@ -296,6 +296,16 @@ static void check_kernel_shapes(void)
             MPI_Type_free(&row);
             check_type(t, seed++);
         }
+    /* Columns of a 2-D array of doubles: rows of 64 8-byte blocks a page apart, 70 rows 8 bytes
+     * apart, 4480 blocks in all (too many to be taken as cached): the row loop that prefetches
+     * blocks whole pages ahead, and the throttled unpack */
+    for (int dir = 1; dir >= -1; dir -= 2) {
+        MPI_Datatype row = MPI_DATATYPE_NULL, t = MPI_DATATYPE_NULL;
+        mpi_ok(MPI_Type_create_hvector(64, 1, dir * 4096, MPI_DOUBLE, &row), "MPI_Type_create_hvector");
+        mpi_ok(MPI_Type_create_hvector(70, 1, 8, row, &t), "MPI_Type_create_hvector");
+        MPI_Type_free(&row);
+        check_type(t, seed++);
+    }
     /* Long blocks lines apart, some straddling pages: the pack kernel that prefetches each block
      * while it copies the one before, and the memcpy per block of the others */
     static const int long_sizes[] = { 2048, 2049, 3000, 6144 };
