@@ -448,13 +448,12 @@ static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, 
         MPID_Kernels->unpack_strided(packed, typed, stride, bs, n);
         return;
     }
-    bool far = lines_apart(stride), pages = whole_pages_apart(stride);
+    /* Blocks whole pages apart come here only in rows of fewer than 32 (longer ones throttle, see
+     * scratch_stores), too short for PAGE_AHEAD; they are not prefetched at all. */
+    bool lead = lines_apart(stride) && !whole_pages_apart(stride);
     MPI_Count i = 0;
     for (; i + 4 <= n; i += 4, packed += 32, typed = at_k(typed, 4, stride)) {
-        if (pages && i + PAGE_AHEAD + 4 <= n)
-            for (int k = 0; k < 4; k++)
-                __builtin_prefetch(at_k(typed, PAGE_AHEAD + k, stride), 1);
-        else if (far && !pages && i + 12 <= n)   /* one write prefetch per four lines measured best (MG x faces: +10%) */
+        if (lead && i + 12 <= n)   /* one write prefetch per four lines measured best (MG x faces: +10%) */
             __builtin_prefetch(at_k(typed, 8, stride), 1);
         __m128i ab = _mm_loadu_si128((const __m128i *) packed);
         __m128i cd = _mm_loadu_si128((const __m128i *) (packed + 16));
