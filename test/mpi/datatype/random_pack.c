@@ -9,7 +9,8 @@
  *     overlapping entries write twice depend on the order and are skipped);
  *   - MPI_Get_elements(_x, _c) and MPI_Get_count on random byte counts against the model's
  *     counts of basic elements (MPI_UNDEFINED if the bytes end inside one); MPI_Pack_size at
- *     least the packed size.
+ *     least the packed size;
+ *   - MPIX_Type_iov_len and MPIX_Type_iov against the model's contiguous pieces (Loom only).
  * Then the same checks on strided types in the shapes the copy kernels single out.
  * REFTYPE_ITERS (default 2000) sets the number of random types, REFTYPE_SEED (default 1) the first seed;
  * type i uses seed REFTYPE_SEED + i, so a reported seed reruns alone with REFTYPE_SEED=<seed>
@@ -199,6 +200,56 @@ static void check_elements(MPI_Datatype t, const ref_map *m, MPI_Count type_size
               (long long) want_count);
 }
 
+#if defined(LOOM_MPI)
+/* MPIX_Type_iov_len and MPIX_Type_iov (the MPICH extension, whose merging of touching pieces MPICH
+ * 4.0.2 does not promise) against the model's pieces: the entries of one instance in map order,
+ * each merged into the one before where it starts at that one's end. */
+static void check_iov(MPI_Datatype t, const ref_map *m, rt_rng *r)
+{
+    MPIX_Iov *want = malloc((m->n + 1) * sizeof *want), *got = malloc((m->n + 1) * sizeof *got);
+    if (!want || !got) {
+        TFAIL("out of memory");
+        exit(1);
+    }
+    MPI_Count n = 0, total = 0, len = -1, bytes = -1;
+    for (size_t k = 0; k < m->n; k++) {
+        /* integer arithmetic: the pieces are offsets from address 0 */
+        uintptr_t base = (uintptr_t) m->e[k].disp;
+        if (n > 0 && (uintptr_t) want[n - 1].iov_base + want[n - 1].iov_len == base)
+            want[n - 1].iov_len += m->e[k].size;
+        else
+            want[n++] = (MPIX_Iov) { (void *) base, m->e[k].size };
+        total += m->e[k].size;
+    }
+    if (mpi_ok(MPIX_Type_iov_len(t, total, &len, &bytes), "MPIX_Type_iov_len") && (len != n || bytes != total))
+        TFAIL("MPIX_Type_iov_len(all) = %lld pieces, %lld bytes; model %lld, %lld", (long long) len,
+              (long long) bytes, (long long) n, (long long) total);
+    /* a budget that ends inside a piece counts the pieces before it */
+    MPI_Count budget = rt_range(r, 0, total), fit = 0, fit_bytes = 0;
+    while (fit < n && fit_bytes + (MPI_Count) want[fit].iov_len <= budget)
+        fit_bytes += (MPI_Count) want[fit++].iov_len;
+    if (mpi_ok(MPIX_Type_iov_len(t, budget, &len, &bytes), "MPIX_Type_iov_len") && (len != fit || bytes != fit_bytes))
+        TFAIL("MPIX_Type_iov_len(%lld bytes) = %lld pieces, %lld bytes; model %lld, %lld", (long long) budget,
+              (long long) len, (long long) bytes, (long long) fit, (long long) fit_bytes);
+    MPI_Count off = rt_range(r, 0, n), max = rt_range(r, 0, n + 1), got_n = -1;
+    if (mpi_ok(MPIX_Type_iov(t, off, got, max, &got_n), "MPIX_Type_iov")) {
+        MPI_Count expect = max < n - off ? max : n - off;
+        if (got_n != expect)
+            TFAIL("MPIX_Type_iov(offset %lld, max %lld) gave %lld pieces, model %lld", (long long) off,
+                  (long long) max, (long long) got_n, (long long) expect);
+        for (MPI_Count i = 0; i < got_n && i < expect; i++)
+            if (got[i].iov_base != want[off + i].iov_base || got[i].iov_len != want[off + i].iov_len) {
+                TFAIL("MPIX_Type_iov piece %lld is (%ld, %zu), model (%ld, %zu)", (long long) (off + i),
+                      (long) (uintptr_t) got[i].iov_base, got[i].iov_len, (long) (uintptr_t) want[off + i].iov_base,
+                      want[off + i].iov_len);
+                break;
+            }
+    }
+    free(want);
+    free(got);
+}
+#endif
+
 /* All the checks on t (freed at the end), random choices from seed. */
 static void check_type(MPI_Datatype t, unsigned long long seed)
 {
@@ -222,6 +273,9 @@ static void check_type(MPI_Datatype t, unsigned long long seed)
         goto free_type;
     }
     check_bounds(t, &m1);
+#if defined(LOOM_MPI)
+    check_iov(t, &m1, &r);
+#endif
 
     for (int count = 0; count <= 3; count++) {
         if (ref_map_build(t, count, &m[count])) {
