@@ -5,7 +5,8 @@
  *
  * Both walk the pieces from the start with the segment's iov builder (a chunk at a time, so the
  * memory used does not depend on the type); a request for pieces [iov_offset, ...) costs a walk
- * over the skipped ones, which the segment cannot index by piece number.
+ * over the skipped ones, which the segment cannot index by piece number. Counting all the pieces
+ * needs no iov: the segment counts them.
  */
 #include "mpiimpl.h"
 #include "mpir_impl_proto.h"
@@ -74,8 +75,23 @@ int MPIR_Type_iov_len_impl(MPI_Datatype datatype, MPI_Count max_iov_bytes, MPI_C
     if (max_iov_bytes < 0)
         return MPIR_Err(MPI_ERR_ARG, "invalid max_iov_bytes %lld, must be non-negative",
                         (long long) max_iov_bytes);
+    MPID_Segment seg;
+    int err = MPID_Segment_init(&seg, NULL, 1, datatype);
+    if (err)
+        return err;
+    MPI_Count size = seg.size, last = size, n = 0;
+    if (max_iov_bytes >= size)   /* all pieces, the usual question: counted without an iov */
+        err = MPID_Segment_count_blocks(&seg, 0, &last, &n);
+    MPID_Segment_free(&seg);
+    if (err)
+        return err;
+    if (max_iov_bytes >= size) {
+        *iov_len = n;
+        *actual_iov_bytes = size;
+        return MPI_SUCCESS;
+    }
     Len_state s = { max_iov_bytes, 0, 0 };
-    int err = for_each_piece(datatype, count_piece, &s);
+    err = for_each_piece(datatype, count_piece, &s);
     if (err)
         return err;
     *iov_len = s.n;
