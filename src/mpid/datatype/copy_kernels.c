@@ -200,10 +200,12 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
             T v[4]; \
             for (int k = 0; k < 4; k++) { \
                 char *typed = t[k], *packed = p0 + k * N; \
+                (void) typed, (void) packed;   /* SRC names one of them */ \
                 memcpy(&v[k], SRC, N); \
             } \
             for (int k = 0; k < 4; k++) { \
                 char *typed = t[k], *packed = p0 + k * N; \
+                (void) typed, (void) packed; \
                 memcpy(DST, &v[k], N); \
             } \
         } \
