@@ -215,8 +215,8 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
         } \
         return; \
     }
-#define BLKIDX_KERNEL(NAME, DST, SRC, TARGET) \
-    TARGET static void NAME(char *packed, char *base, const MPI_Aint *offs, MPI_Count bs, MPI_Count n) \
+#define BLKIDX_KERNEL(NAME, DST, SRC, OFF, TARGET) \
+    TARGET static void NAME(char *packed, char *base, const OFF *offs, MPI_Count bs, MPI_Count n) \
     { \
         switch (bs) { \
             INDEXED_CASE(1, DST, SRC) INDEXED_CASE(2, DST, SRC) INDEXED_CASE(4, DST, SRC) \
@@ -254,14 +254,17 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
     MID_KERNEL(unpack_mid_##SET, typed, packed, 1, TARGET) \
     STRIDED_KERNEL(pack_strided_##SET, packed, typed, 0, 1, pack_mid_##SET, TARGET) \
     STRIDED_KERNEL(unpack_strided_##SET, typed, packed, 1, 1, unpack_mid_##SET, TARGET) \
-    BLKIDX_KERNEL(pack_blkidx_##SET, packed, typed, TARGET) \
-    BLKIDX_KERNEL(unpack_blkidx_##SET, typed, packed, TARGET) \
+    BLKIDX_KERNEL(pack_blkidx32_##SET, packed, typed, int32_t, TARGET) \
+    BLKIDX_KERNEL(unpack_blkidx32_##SET, typed, packed, int32_t, TARGET) \
     INDEXED_KERNEL(pack_indexed_##SET, stream, typed, TARGET) \
     INDEXED_KERNEL(unpack_indexed_##SET, typed, stream, TARGET) \
     STRIDED_KERNEL(pack_cached_##SET, packed, typed, 0, 0, pack_mid_##SET, TARGET LATE) \
     STRIDED_KERNEL(unpack_cached_##SET, typed, packed, 1, 0, unpack_mid_##SET, TARGET LATE) \
+    BLKIDX_KERNEL(pack_blkidx_##SET, packed, typed, MPI_Aint, TARGET LATE) \
+    BLKIDX_KERNEL(unpack_blkidx_##SET, typed, packed, MPI_Aint, TARGET LATE) \
     static const MPID_Kernel_set kernels_##SET = { pack_strided_##SET, unpack_strided_##SET, pack_blkidx_##SET, \
-                                              unpack_blkidx_##SET, pack_indexed_##SET, unpack_indexed_##SET, \
+                                              unpack_blkidx_##SET, pack_blkidx32_##SET, unpack_blkidx32_##SET, \
+                                              pack_indexed_##SET, unpack_indexed_##SET, \
                                               pack_cached_##SET, unpack_cached_##SET };
 KERNEL_SET(base, HOT_LOOPS)
 KERNEL_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)

@@ -87,13 +87,15 @@ static inline __attribute__((always_inline)) void copy_bytes(char *d, const char
 }
 
 /* n blocks of bs bytes between the packed stream and the typed buffer: block i at typed + i * stride
- * (strided) or at base + offs[i] (blkidx); and the full blocks [b, ...) of an indexed leaf that
+ * (strided) or at base + offs[i] (blkidx, with 64- or 32-bit offsets); and the full blocks [b, ...) of an indexed leaf that
  * end by stream byte to, from *stream on (returns the first block left). */
 typedef struct {
     void (*pack_strided)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
     void (*unpack_strided)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
     void (*pack_blkidx)(char *packed, char *base, const MPI_Aint *offs, MPI_Count bs, MPI_Count n);
     void (*unpack_blkidx)(char *packed, char *base, const MPI_Aint *offs, MPI_Count bs, MPI_Count n);
+    void (*pack_blkidx32)(char *packed, char *base, const int32_t *offs, MPI_Count bs, MPI_Count n);
+    void (*unpack_blkidx32)(char *packed, char *base, const int32_t *offs, MPI_Count bs, MPI_Count n);
     MPI_Count (*pack_indexed)(char **stream, char *base, const MPI_Aint *off, const MPI_Count *pre, MPI_Count b,
                               MPI_Count n, MPI_Count to);
     MPI_Count (*unpack_indexed)(char **stream, char *base, const MPI_Aint *off, const MPI_Count *pre,

@@ -21,13 +21,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "mpi.h"
 
 typedef enum {
     MPID_LOOP_CONTIG,   /* count child elements back to back (at child_extent) */
     MPID_LOOP_VECTOR,   /* count blocks of blocklen children, block k at k * stride */
-    MPID_LOOP_BLKIDX,   /* count blocks of blocklen children, block k at offsets[k] */
+    MPID_LOOP_BLKIDX,   /* count blocks of blocklen children, block k at offsets[k] (or offsets32[k]) */
     MPID_LOOP_INDEXED,  /* count blocks at offsets[k], of (prefix[k+1] - prefix[k]) / child_size children */
     MPID_LOOP_STRUCT    /* count blocks: block k is one instance of children[k] */
 } MPID_Loop_kind;
@@ -40,6 +41,8 @@ typedef struct MPID_Loop {
     MPI_Count blocklen;           /* VECTOR, BLKIDX: elements per block */
     MPI_Aint stride;              /* VECTOR: bytes between block starts */
     MPI_Aint *offsets;            /* BLKIDX, INDEXED, STRUCT: byte offset of each block */
+    int32_t *offsets32;           /* BLKIDX leaf whose offsets span less than 2 GiB: them, in half
+                                     the bytes for the kernels to read (offsets is then NULL) */
     MPI_Count *prefix;            /* INDEXED, STRUCT: packed bytes before block k (count + 1 values) */
     struct MPID_Loop *child;      /* the element of every block; NULL at a leaf (basic elements) */
     struct MPID_Loop **children;  /* STRUCT: block k is one instance of children[k] */

@@ -145,20 +145,32 @@ static void run(Ctx *c, const MPID_Loop *leaf, char *addr, MPI_Count len)
     run_of_block(c, leaf, 0, addr, len);
 }
 
-/* n full blocks of bs bytes: block i at base + i * stride, or at base + offs[i] when offs is set. */
-static void blocks(Ctx *c, const MPID_Loop *leaf, char *base, MPI_Aint stride, const MPI_Aint *offs,
-                   MPI_Count bs, MPI_Count n)
+/* Where block k of a VECTOR or BLKIDX loop starts, base already moved by its disp. */
+static char *block_addr(const MPID_Loop *l, char *base, MPI_Count k)
 {
-    if (c->op == OP_PACK || c->op == OP_UNPACK) {
-        if (offs)
-            (c->op == OP_PACK ? MPID_Kernels->pack_blkidx : MPID_Kernels->unpack_blkidx)(c->stream, base, offs, bs, n);
+    if (l->offsets32)
+        return at(base, l->offsets32[k]);
+    return l->offsets ? at(base, l->offsets[k]) : at_k(base, k, l->stride);
+}
+
+/* Full blocks [b, b + n) of bs bytes of a VECTOR or BLKIDX leaf. */
+static void blocks(Ctx *c, const MPID_Loop *leaf, char *base, MPI_Count b, MPI_Count bs, MPI_Count n)
+{
+    bool pack = c->op == OP_PACK;
+    if (pack || c->op == OP_UNPACK) {
+        if (leaf->offsets32)
+            (pack ? MPID_Kernels->pack_blkidx32 : MPID_Kernels->unpack_blkidx32)(c->stream, base, leaf->offsets32 + b,
+                                                                              bs, n);
+        else if (leaf->offsets)
+            (pack ? MPID_Kernels->pack_blkidx : MPID_Kernels->unpack_blkidx)(c->stream, base, leaf->offsets + b, bs, n);
         else
-            (c->op == OP_PACK ? MPID_Pack_strided : MPID_Unpack_strided)(c->stream, base, stride, bs, n, 0, 1);
+            (pack ? MPID_Pack_strided : MPID_Unpack_strided)(c->stream, at_k(base, b, leaf->stride), leaf->stride, bs,
+                                                             n, 0, 1);
         c->stream += n * bs;
         return;
     }
-    for (MPI_Count i = 0; i < n && !c->stopped; i++)
-        run(c, leaf, offs ? at(base, offs[i]) : at_k(base, i, stride), bs);
+    for (MPI_Count i = b; i < b + n && !c->stopped; i++)
+        run(c, leaf, block_addr(leaf, base, i), bs);
 }
 
 /* A leaf of equal blocks (VECTOR or BLKIDX): a partial first block, full blocks, a partial last. */
@@ -168,25 +180,20 @@ static void equal_blocks_leaf(const MPID_Loop *l, char *base, MPI_Count from, MP
     /* the whole loop, the common case, needs no division (tens of cycles each) */
     bool whole = from == 0 && to == l->size;
     MPI_Count b = whole ? 0 : from / bs, off = whole ? 0 : from % bs;
-#define BLOCK_ADDR(k) (l->offsets ? at(base, l->offsets[k]) : at_k(base, k, l->stride))
     if (off) {
         MPI_Count n = min_c(bs - off, to - from);
-        run(c, l, at(BLOCK_ADDR(b), off), n);
+        run(c, l, at(block_addr(l, base, b), off), n);
         from += n;
         b++;
     }
     MPI_Count full = whole ? l->count : (to - from) / bs;
     if (full) {
-        if (l->offsets)
-            blocks(c, l, base, 0, l->offsets + b, bs, full);
-        else
-            blocks(c, l, at_k(base, b, l->stride), l->stride, NULL, bs, full);
+        blocks(c, l, base, b, bs, full);
         from += full * bs;
         b += full;
     }
     if (from < to)
-        run(c, l, BLOCK_ADDR(b), to - from);
-#undef BLOCK_ADDR
+        run(c, l, block_addr(l, base, b), to - from);
 }
 
 /* An indexed leaf, packed or unpacked: blocks of any length at explicit offsets, each copied
@@ -325,7 +332,7 @@ static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, C
         MPI_Count bs = l->blocklen * l->child_size;
         for (MPI_Count b = from / bs; b * bs < to && !c->stopped; b++) {
             MPI_Count s = b * bs;
-            char *block = l->kind == MPID_LOOP_VECTOR ? at_k(base, b, l->stride) : at(base, l->offsets[b]);
+            char *block = block_addr(l, base, b);
             elements(l->child, l->child_extent, block, max_c(from, s) - s, min_c(to, s + bs) - s, c);
         }
         return;
@@ -506,6 +513,7 @@ static void set_top(MPID_Loop *top, const MPID_Loop *loop, MPID_Datatype *dt, MP
     top->child_extent = dt->extent;
     top->child_size = dt->size;
     top->offsets = NULL;
+    top->offsets32 = NULL;
     top->prefix = NULL;
     top->el_types = NULL;
     top->windows = NULL;
