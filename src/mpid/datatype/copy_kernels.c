@@ -38,9 +38,10 @@ STRIDE_TEST page_apart(MPI_Aint stride)
     return stride >= 4096 || stride <= -4096;
 }
 /* Blocks whole pages apart (faces of power-of-two arrays): the 8-byte pack row loop prefetches
- * these PAGE_AHEAD blocks ahead (unpack rows of them throttle, see scratch_stores). At other strides of a page or more the hardware follows them better
- * without (NAS MG x face class D, 4112 bytes apart: pack 2.73 vs 2.87 GB/s, unpack +27-43% in one
- * process next to the old code, on a host where memory ran at half its usual speed). */
+ * these PAGE_AHEAD blocks ahead (unpack rows of them throttle, see scratch_stores). At other
+ * strides of a page or more the hardware follows them better without (NAS MG x face class D,
+ * 4112 bytes apart: pack 2.73 vs 2.87 GB/s, unpack +27-43% in one process next to the old code,
+ * on a host where memory ran at half its usual speed). */
 STRIDE_TEST whole_pages_apart(MPI_Aint stride)
 {
     return page_apart(stride) && stride % 4096 == 0;

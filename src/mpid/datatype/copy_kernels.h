@@ -87,8 +87,8 @@ static inline __attribute__((always_inline)) void copy_bytes(char *d, const char
 }
 
 /* n blocks of bs bytes between the packed stream and the typed buffer: block i at typed + i * stride
- * (strided) or at base + offs[i] (blkidx, with 64- or 32-bit offsets); and the full blocks [b, ...) of an indexed leaf that
- * end by stream byte to, from *stream on (returns the first block left). */
+ * (strided) or at base + offs[i] (blkidx, with 64- or 32-bit offsets); and the full blocks [b, ...)
+ * of an indexed leaf that end by stream byte to, from *stream on (returns the first block left). */
 typedef struct {
     void (*pack_strided)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
     void (*unpack_strided)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
