@@ -15,38 +15,19 @@
  *   - MPID_Segment_to_iov: the runs of a range, with and without a limit on their number, against
  *     the model's entries merged where they touch; MPID_Segment_for_each_run: every basic element's
  *     address, type and size in stream order; MPID_Segment_count_elements on random prefixes.
- * REFTYPE_ITERS (default 2000) types from REFTYPE_SEED (default 1); type i uses seed
- * REFTYPE_SEED + i, so a reported seed reruns alone with REFTYPE_SEED=<seed> REFTYPE_ITERS=1.
+ * 2000 random types by default (typecheck.h: REFTYPE_ITERS, REFTYPE_SEED, REFTYPE_VERBOSE).
  */
 #include <stdlib.h>
 #include "mtest.h"
 #include "randtype.h"
 #include "reftype.h"
+#include "typecheck.h"
 /* The internal segment API, exported by the library; the header sits beside the engine. */
 #include "../../../src/mpid/datatype/mpid_dataloop.h"
 
-#define MAX_REPORTED 20
 #define FENCE 32            /* guard bytes on each side of a chunk buffer */
 
 static const rt_limits limits = { 6, 4096, 32768 };
-static char desc[4096];
-static int failed_types = 0, type_failed, verbose;
-static unsigned long long cur_seed;
-static MPI_Datatype cur_type;
-
-static void fail_header(void)
-{
-    if (!type_failed) {
-        type_failed = 1;
-        failed_types++;
-        fprintf(stderr, "seed %llu: %s\n", cur_seed, ref_describe(cur_type, desc, sizeof desc));
-    }
-}
-
-#define TFAIL(...) do { \
-        fail_header(); \
-        MTEST_FAIL(__VA_ARGS__); \
-    } while (0)
 
 static void *xmalloc(size_t n)
 {
@@ -166,7 +147,7 @@ static int pack_forward(Case *c, MPID_Segment *seg, MPI_Count maxchunk, MPI_Coun
 static void pack_chunks(Case *c, MPID_Segment *seg, const MPI_Count *bounds, const int *order,
                         int n, const char *what)
 {
-    for (int i = 0; i < n && !type_failed; i++)
+    for (int i = 0; i < n && !tc.type_failed; i++)
         pack_range(c, seg, bounds[order[i]], bounds[order[i] + 1], what);
 }
 
@@ -285,7 +266,7 @@ static void check_unpack(Case *c)
     MPI_Count *bounds = xmalloc(((size_t) c->total + 2) * sizeof *bounds);
     int *order = xmalloc(((size_t) c->total + 1) * sizeof *order);
     int n = 0;
-    for (int pass = 0; pass < 3 && !type_failed; pass++) {
+    for (int pass = 0; pass < 3 && !tc.type_failed; pass++) {
         static const char *names[] = { "forward unpack", "reverse unpack", "random-order unpack" };
         MPID_Segment seg;
         memcpy(got.mem, initial, got.len);
@@ -312,11 +293,11 @@ static void check_unpack(Case *c)
                 order[k] = pass == 1 ? n - 1 - k : k;
             if (pass == 2)
                 shuffle(c->r, order, n);
-            for (int k = 0; k < n && !type_failed; k++)
+            for (int k = 0; k < n && !tc.type_failed; k++)
                 unpack_range(c, &seg, src, bounds[order[k]], bounds[order[k] + 1], names[pass]);
         }
         MPID_Segment_free(&seg);
-        if (!type_failed && ref_cmp_buf(&c->map, &want, &got, writes, names[pass]))
+        if (!tc.type_failed && ref_cmp_buf(&c->map, &want, &got, writes, names[pass]))
             TFAIL("%s (%d chunks): the buffer differs from the model's", names[pass], n);
     }
     free(bounds);
@@ -454,7 +435,7 @@ static void check_walks(Case *c)
         return;
     /* the whole stream in one run list, then ranges from random boundaries */
     check_iov(c, &seg, 0, c->total, c->total + 1);
-    for (int k = 0; k < 6 && c->total > 0 && !type_failed; k++) {
+    for (int k = 0; k < 6 && c->total > 0 && !tc.type_failed; k++) {
         MPI_Count first = ref_floor_boundary(&c->map, rt_range(c->r, 0, c->total));
         MPI_Count ask = first + rt_range(c->r, 0, c->total - first + 8);
         check_iov(c, &seg, first, ask, rt_range(c->r, 1, 6));
@@ -483,18 +464,14 @@ static void check_type(unsigned long long seed)
     rt_rng r;
     Case c = { 0 };
     rt_seed(&r, seed);
-    cur_seed = seed;
-    type_failed = 0;
     c.r = &r;
-    c.type = cur_type = rt_random_type(&r, &limits);
+    c.type = rt_random_type(&r, &limits);
+    tc_begin(c.type, seed);
     if (c.type == MPI_DATATYPE_NULL) {
         TFAIL("the generator could not build the type");
         return;
     }
     CHECK_MPI(MPI_Type_commit(&c.type));
-    cur_type = c.type;
-    if (verbose)
-        fprintf(stderr, "seed %llu: %s\n", seed, ref_describe(c.type, desc, sizeof desc));
     c.count = (int) rt_range(&r, 1, 3);
     if (ref_map_build(c.type, c.count, &c.map)) {
         TFAIL("the model could not expand the type");
@@ -508,9 +485,9 @@ static void check_type(unsigned long long seed)
     ref_pack(&c.map, c.in.base, c.stream);
 
     check_pack(&c);
-    if (!type_failed)
+    if (!tc.type_failed)
         check_unpack(&c);
-    if (!type_failed)
+    if (!tc.type_failed)
         check_walks(&c);
 
     free(c.stream);
@@ -525,12 +502,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 
-    verbose = (int) rt_env("REFTYPE_VERBOSE", 0);
-    long long iters = rt_env("REFTYPE_ITERS", 2000);
-    unsigned long long seed = (unsigned long long) rt_env("REFTYPE_SEED", 1);
-    for (long long i = 0; i < iters && failed_types < MAX_REPORTED; i++)
-        check_type(seed + (unsigned long long) i);
-    if (failed_types >= MAX_REPORTED)
-        fprintf(stderr, "stopped after %d failing types\n", failed_types);
+    tc_each_seed(2000, check_type);
+    tc_end();
     return MTest_Finalize();
 }

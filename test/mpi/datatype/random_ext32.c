@@ -13,12 +13,13 @@
  * 32 bits (but in one type in 16 one long keeps all its bits, to check the error), a long double
  * is a normal number or zero (its special encodings are ext32_ldouble's business).
  * Then long strided runs of one basic type, which the engine converts a chunk at a time.
- * REFTYPE_ITERS (default 2000) random types from seed REFTYPE_SEED (default 1), as random_pack.
+ * 2000 random types by default (typecheck.h: REFTYPE_ITERS, REFTYPE_SEED, REFTYPE_VERBOSE).
  */
 #include <stdlib.h>
 #include "mtest.h"
 #include "randtype.h"
 #include "reftype.h"
+#include "typecheck.h"
 
 /* ---- the model: one basic type's external32 form ---- */
 
@@ -240,28 +241,8 @@ static int make_representable(const ref_map *m, const ext_model *x, char *buf, r
 
 /* ---- the checks ---- */
 
-#define MAX_REPORTED 20
-
 static const rt_limits limits = { 6, 4096, 32768 };
-static char desc[4096];
-static int failed_types, type_failed, verbose;
-static unsigned long long cur_seed;
-static MPI_Datatype cur_type;
 static long skipped, conversion_checks;
-
-static void fail_header(void)
-{
-    if (!type_failed) {
-        type_failed = 1;
-        failed_types++;
-        fprintf(stderr, "seed %llu: %s\n", cur_seed, ref_describe(cur_type, desc, sizeof desc));
-    }
-}
-
-#define TFAIL(...) do { \
-        fail_header(); \
-        MTEST_FAIL(__VA_ARGS__); \
-    } while (0)
 
 static int error_class(int rc)
 {
@@ -269,17 +250,6 @@ static int error_class(int rc)
     if (rc != MPI_SUCCESS)
         MPI_Error_class(rc, &cls);
     return cls;
-}
-
-static int mpi_ok(int rc, const char *call)
-{
-    if (rc == MPI_SUCCESS)
-        return 1;
-    char msg[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    MPI_Error_string(rc, msg, &len);
-    TFAIL("%s failed: %s", call, msg);
-    return 0;
 }
 
 /* The first differing stream byte, with the map entry it belongs to. */
@@ -304,10 +274,10 @@ static void check_size(MPI_Datatype t, int count, const ext_model *x)
 {
     MPI_Aint size = -1;
     MPI_Count size_c = -1;
-    if (mpi_ok(MPI_Pack_external_size("external32", count, t, &size), "MPI_Pack_external_size")
+    if (tc_mpi_ok(MPI_Pack_external_size("external32", count, t, &size), "MPI_Pack_external_size")
         && size != x->size)
         TFAIL("MPI_Pack_external_size(count=%d) = %ld, model %lld", count, (long) size, (long long) x->size);
-    if (mpi_ok(MPI_Pack_external_size_c("external32", count, t, &size_c), "MPI_Pack_external_size_c")
+    if (tc_mpi_ok(MPI_Pack_external_size_c("external32", count, t, &size_c), "MPI_Pack_external_size_c")
         && size_c != x->size)
         TFAIL("MPI_Pack_external_size_c(count=%d) = %lld, model %lld", count, (long long) size_c,
               (long long) x->size);
@@ -350,7 +320,7 @@ static void check_pack(MPI_Datatype t, int count, const ref_map *m, const ext_mo
         if (error_class(rc) != MPI_ERR_CONVERSION)
             TFAIL("%s of a long that does not fit 4 bytes: error class %d, expected MPI_ERR_CONVERSION",
                   what, error_class(rc));
-    } else if (mpi_ok(rc, what)) {
+    } else if (tc_mpi_ok(rc, what)) {
         if (pos != outsize)
             TFAIL("%s: position %ld, expected %ld", what, (long) pos, (long) outsize);
         cmp_stream(m, x, want, out + p0, what);
@@ -398,7 +368,7 @@ static void check_unpack(MPI_Datatype t, int count, const ref_map *m, const ext_
         rc = MPI_Unpack_external_c("external32", in, insize, &pos_c, got.base, count, t);
         pos = (MPI_Aint) pos_c;
     }
-    if (mpi_ok(rc, what)) {
+    if (tc_mpi_ok(rc, what)) {
         if (pos != insize)
             TFAIL("%s: position %ld, expected %ld", what, (long) pos, (long) insize);
         if (ref_cmp_buf(m, &want, &got, writes, what))
@@ -416,18 +386,13 @@ static void check_type(MPI_Datatype t, unsigned long long seed)
 {
     rt_rng r;
     rt_seed(&r, seed);
-    cur_seed = seed;
-    type_failed = 0;
-    cur_type = t;
+    tc_begin(t, seed);
     if (t == MPI_DATATYPE_NULL) {
         TFAIL("the generator could not build the type");
         return;
     }
-    if (!mpi_ok(MPI_Type_commit(&t), "MPI_Type_commit"))
+    if (!tc_mpi_ok(MPI_Type_commit(&t), "MPI_Type_commit"))
         goto free_type;
-    cur_type = t;
-    if (verbose)
-        fprintf(stderr, "seed %llu: %s\n", seed, ref_describe(t, desc, sizeof desc));
     for (int count = 0; count <= 3; count++) {
         ref_map m;
         ext_model x;
@@ -468,10 +433,17 @@ static void check_long_runs(void)
                     MPI_Aint lb, extent;
                     MPI_Datatype t = MPI_DATATYPE_NULL;
                     MPI_Type_get_extent(types[k], &lb, &extent);
-                    mpi_ok(MPI_Type_create_hvector(counts[c], blocklen, dir * (blocklen + 1) * extent, types[k], &t),
+                    tc_mpi_ok(MPI_Type_create_hvector(counts[c], blocklen, dir * (blocklen + 1) * extent, types[k], &t),
                            "MPI_Type_create_hvector");
                     check_type(t, seed++);
                 }
+}
+
+static void check_seed(unsigned long long seed)
+{
+    rt_rng r;
+    rt_seed(&r, seed);
+    check_type(rt_random_type(&r, &limits), seed);
 }
 
 int main(int argc, char **argv)
@@ -480,23 +452,15 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 
-    verbose = (int) rt_env("REFTYPE_VERBOSE", 0);
-    long long iters = rt_env("REFTYPE_ITERS", 2000);
-    unsigned long long seed = (unsigned long long) rt_env("REFTYPE_SEED", 1);
-    for (long long i = 0; i < iters && failed_types < MAX_REPORTED; i++) {
-        rt_rng r;
-        rt_seed(&r, seed + (unsigned long long) i);
-        check_type(rt_random_type(&r, &limits), seed + (unsigned long long) i);
-    }
+    long long iters = tc_each_seed(2000, check_seed);
     check_long_runs();
-    if (failed_types >= MAX_REPORTED)
-        fprintf(stderr, "stopped after %d failing types\n", failed_types);
+    tc_end();
     /* over a full run: the conversion error was seen, and overlaps skipped few checks */
     if (iters >= 500) {
         CHECK(conversion_checks > 0, "no packed long was too wide for 4 bytes");
         CHECK(skipped * 10 < iters * 8, "%ld of %lld pack and unpack checks skipped", skipped, iters * 8);
     }
-    if (verbose)
+    if (tc.verbose)
         fprintf(stderr, "%ld conversion errors checked, %ld checks skipped\n", conversion_checks, skipped);
     return MTest_Finalize();
 }

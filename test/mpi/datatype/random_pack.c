@@ -12,14 +12,13 @@
  *     least the packed size;
  *   - MPIX_Type_iov_len and MPIX_Type_iov against the model's contiguous pieces (Loom only).
  * Then the same checks on strided types in the shapes the copy kernels single out.
- * REFTYPE_ITERS (default 2000) sets the number of random types, REFTYPE_SEED (default 1) the first seed;
- * type i uses seed REFTYPE_SEED + i, so a reported seed reruns alone with REFTYPE_SEED=<seed>
- * REFTYPE_ITERS=1 (REFTYPE_VERBOSE=1 prints every type).
+ * 2000 random types by default (typecheck.h: REFTYPE_ITERS, REFTYPE_SEED, REFTYPE_VERBOSE).
  */
 #include <stdlib.h>
 #include "mtest.h"
 #include "randtype.h"
 #include "reftype.h"
+#include "typecheck.h"
 
 /* Debian's MPICH 4.0.2, used to validate the model, has bugs the checks would trip over: it
  * divides by zero unpacking an empty type; when a message ends inside a basic element it answers
@@ -48,47 +47,13 @@ static int mpich_elements_bug(const char *description)
     return 0;
 }
 
-#define MAX_REPORTED 20     /* failing types printed in full */
-
 static const rt_limits limits = { 6, 4096, 32768 };
-static char desc[4096];
-static int failed_types = 0;
-static int type_failed;     /* the current type already has its header printed */
-static unsigned long long cur_seed;
-static MPI_Datatype cur_type;
-static int verbose;         /* REFTYPE_VERBOSE=1: print every type before checking it */
-
-/* Prints the type's header line once, before its first failure. */
-static void fail_header(void)
-{
-    if (!type_failed) {
-        type_failed = 1;
-        failed_types++;
-        fprintf(stderr, "seed %llu: %s\n", cur_seed, ref_describe(cur_type, desc, sizeof desc));
-    }
-}
-
-#define TFAIL(...) do { \
-        fail_header(); \
-        MTEST_FAIL(__VA_ARGS__); \
-    } while (0)
-
-static int mpi_ok(int rc, const char *call)
-{
-    if (rc == MPI_SUCCESS)
-        return 1;
-    char msg[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    MPI_Error_string(rc, msg, &len);
-    TFAIL("%s failed: %s", call, msg);
-    return 0;
-}
 
 static void check_bounds(MPI_Datatype t, const ref_map *m)
 {
     MPI_Count size = -1, tlb = -1, text = -1;
-    if (!mpi_ok(MPI_Type_size_c(t, &size), "MPI_Type_size_c")
-        || !mpi_ok(MPI_Type_get_true_extent_c(t, &tlb, &text), "MPI_Type_get_true_extent_c"))
+    if (!tc_mpi_ok(MPI_Type_size_c(t, &size), "MPI_Type_size_c")
+        || !tc_mpi_ok(MPI_Type_get_true_extent_c(t, &tlb, &text), "MPI_Type_get_true_extent_c"))
         return;
     if (size != m->size)
         TFAIL("MPI_Type_size_c = %lld, model %lld", (long long) size, (long long) m->size);
@@ -118,7 +83,7 @@ static void check_pack(MPI_Datatype t, int count, const ref_map *m, rt_rng *r)
     int pos = p0;
     char what[64];
     snprintf(what, sizeof what, "MPI_Pack(count=%d)", count);
-    if (mpi_ok(MPI_Pack(in.base, count, t, out, outsize, &pos, MPI_COMM_SELF), what)) {
+    if (tc_mpi_ok(MPI_Pack(in.base, count, t, out, outsize, &pos, MPI_COMM_SELF), what)) {
         if (pos != outsize)
             TFAIL("%s: position %d, expected %d", what, pos, outsize);
         if (ref_cmp_stream(m, 0, m->size, want, out + p0, what))
@@ -155,7 +120,7 @@ static void check_unpack(MPI_Datatype t, int count, const ref_map *m, rt_rng *r)
     int pos = p0;
     char what[64];
     snprintf(what, sizeof what, "MPI_Unpack(count=%d)", count);
-    if (mpi_ok(MPI_Unpack(in, insize, &pos, got.base, count, t, MPI_COMM_SELF), what)) {
+    if (tc_mpi_ok(MPI_Unpack(in, insize, &pos, got.base, count, t, MPI_COMM_SELF), what)) {
         if (pos != insize)
             TFAIL("%s: position %d, expected %d", what, pos, insize);
         if (ref_cmp_buf(m, &want, &got, writes, what))
@@ -178,24 +143,24 @@ static void check_elements(MPI_Datatype t, const ref_map *m, MPI_Count type_size
     MPI_Count want = ref_floor_boundary(m, nbytes) == nbytes ? ref_elements(m, nbytes) : MPI_UNDEFINED;
     MPI_Count got_x = -1, got_c = -1, count = -1;
     int got = -1, count_i = -1;
-    if (!mpi_ok(MPI_Status_set_elements_x(&st, MPI_BYTE, nbytes), "MPI_Status_set_elements_x"))
+    if (!tc_mpi_ok(MPI_Status_set_elements_x(&st, MPI_BYTE, nbytes), "MPI_Status_set_elements_x"))
         return;
-    if (mpi_ok(MPI_Get_elements_x(&st, t, &got_x), "MPI_Get_elements_x") && got_x != want)
+    if (tc_mpi_ok(MPI_Get_elements_x(&st, t, &got_x), "MPI_Get_elements_x") && got_x != want)
         TFAIL("MPI_Get_elements_x after %lld bytes = %lld, model %lld", (long long) nbytes,
               (long long) got_x, (long long) want);
-    if (mpi_ok(MPI_Get_elements_c(&st, t, &got_c), "MPI_Get_elements_c") && got_c != want)
+    if (tc_mpi_ok(MPI_Get_elements_c(&st, t, &got_c), "MPI_Get_elements_c") && got_c != want)
         TFAIL("MPI_Get_elements_c after %lld bytes = %lld, model %lld", (long long) nbytes,
               (long long) got_c, (long long) want);
-    if (mpi_ok(MPI_Get_elements(&st, t, &got), "MPI_Get_elements") && got != want)
+    if (tc_mpi_ok(MPI_Get_elements(&st, t, &got), "MPI_Get_elements") && got != want)
         TFAIL("MPI_Get_elements after %lld bytes = %d, model %lld", (long long) nbytes, got,
               (long long) want);
     if (type_size == 0)
         return;
     MPI_Count want_count = nbytes % type_size ? MPI_UNDEFINED : nbytes / type_size;
-    if (mpi_ok(MPI_Get_count_c(&st, t, &count), "MPI_Get_count_c") && count != want_count)
+    if (tc_mpi_ok(MPI_Get_count_c(&st, t, &count), "MPI_Get_count_c") && count != want_count)
         TFAIL("MPI_Get_count_c after %lld bytes = %lld, expected %lld", (long long) nbytes,
               (long long) count, (long long) want_count);
-    if (mpi_ok(MPI_Get_count(&st, t, &count_i), "MPI_Get_count") && count_i != want_count)
+    if (tc_mpi_ok(MPI_Get_count(&st, t, &count_i), "MPI_Get_count") && count_i != want_count)
         TFAIL("MPI_Get_count after %lld bytes = %d, expected %lld", (long long) nbytes, count_i,
               (long long) want_count);
 }
@@ -221,18 +186,18 @@ static void check_iov(MPI_Datatype t, const ref_map *m, rt_rng *r)
             want[n++] = (MPIX_Iov) { (void *) base, m->e[k].size };
         total += m->e[k].size;
     }
-    if (mpi_ok(MPIX_Type_iov_len(t, total, &len, &bytes), "MPIX_Type_iov_len") && (len != n || bytes != total))
+    if (tc_mpi_ok(MPIX_Type_iov_len(t, total, &len, &bytes), "MPIX_Type_iov_len") && (len != n || bytes != total))
         TFAIL("MPIX_Type_iov_len(all) = %lld pieces, %lld bytes; model %lld, %lld", (long long) len,
               (long long) bytes, (long long) n, (long long) total);
     /* a budget that ends inside a piece counts the pieces before it */
     MPI_Count budget = rt_range(r, 0, total), fit = 0, fit_bytes = 0;
     while (fit < n && fit_bytes + (MPI_Count) want[fit].iov_len <= budget)
         fit_bytes += (MPI_Count) want[fit++].iov_len;
-    if (mpi_ok(MPIX_Type_iov_len(t, budget, &len, &bytes), "MPIX_Type_iov_len") && (len != fit || bytes != fit_bytes))
+    if (tc_mpi_ok(MPIX_Type_iov_len(t, budget, &len, &bytes), "MPIX_Type_iov_len") && (len != fit || bytes != fit_bytes))
         TFAIL("MPIX_Type_iov_len(%lld bytes) = %lld pieces, %lld bytes; model %lld, %lld", (long long) budget,
               (long long) len, (long long) bytes, (long long) fit, (long long) fit_bytes);
     MPI_Count off = rt_range(r, 0, n), max = rt_range(r, 0, n + 1), got_n = -1;
-    if (mpi_ok(MPIX_Type_iov(t, off, got, max, &got_n), "MPIX_Type_iov")) {
+    if (tc_mpi_ok(MPIX_Type_iov(t, off, got, max, &got_n), "MPIX_Type_iov")) {
         MPI_Count expect = max < n - off ? max : n - off;
         if (got_n != expect)
             TFAIL("MPIX_Type_iov(offset %lld, max %lld) gave %lld pieces, model %lld", (long long) off,
@@ -256,18 +221,13 @@ static void check_type(MPI_Datatype t, unsigned long long seed)
     rt_rng r;
     ref_map m1, m[4];
     rt_seed(&r, seed);
-    cur_seed = seed;
-    type_failed = 0;
-    cur_type = t;
+    tc_begin(t, seed);
     if (t == MPI_DATATYPE_NULL) {
         TFAIL("the generator could not build the type");
         return;
     }
-    if (!mpi_ok(MPI_Type_commit(&t), "MPI_Type_commit"))
+    if (!tc_mpi_ok(MPI_Type_commit(&t), "MPI_Type_commit"))
         goto free_type;
-    cur_type = t;
-    if (verbose)
-        fprintf(stderr, "seed %llu: %s\n", seed, ref_describe(t, desc, sizeof desc));
     if (ref_map_build(t, 1, &m1)) {
         TFAIL("the model could not expand the type");
         goto free_type;
@@ -288,7 +248,7 @@ static void check_type(MPI_Datatype t, unsigned long long seed)
         if (!(MPICH_QUIRKS && m1.size == 0))
             check_unpack(t, count, &m[count], &r);
         MPI_Count ps = -1;
-        if (mpi_ok(MPI_Pack_size_c(count, t, MPI_COMM_SELF, &ps), "MPI_Pack_size_c")
+        if (tc_mpi_ok(MPI_Pack_size_c(count, t, MPI_COMM_SELF, &ps), "MPI_Pack_size_c")
             && ps < m[count].size)
             TFAIL("MPI_Pack_size_c(count=%d) = %lld, below the packed size %lld", count, (long long) ps,
                   (long long) m[count].size);
@@ -296,7 +256,7 @@ static void check_type(MPI_Datatype t, unsigned long long seed)
 
     /* whole messages, empty ones, and random prefixes (most of them partial) */
     MPI_Count max = m[3].size;
-    if (MPICH_QUIRKS && mpich_elements_bug(ref_describe(t, desc, sizeof desc)))
+    if (MPICH_QUIRKS && mpich_elements_bug(ref_describe(t, tc.desc, sizeof tc.desc)))
         goto skip_elements;
     check_elements(t, &m[3], m1.size, 0);
     check_elements(t, &m[3], m1.size, max);
@@ -329,10 +289,10 @@ static void check_kernel_shapes(void)
             for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
                 MPI_Datatype t = MPI_DATATYPE_NULL;
                 if (sizes[b] % 8 == 0)   /* blocks of doubles, as applications send them */
-                    mpi_ok(MPI_Type_create_hvector(counts[c], sizes[b] / 8, strides[s], MPI_DOUBLE, &t),
+                    tc_mpi_ok(MPI_Type_create_hvector(counts[c], sizes[b] / 8, strides[s], MPI_DOUBLE, &t),
                            "MPI_Type_create_hvector");
                 else
-                    mpi_ok(MPI_Type_create_hvector(counts[c], sizes[b], strides[s], MPI_BYTE, &t),
+                    tc_mpi_ok(MPI_Type_create_hvector(counts[c], sizes[b], strides[s], MPI_BYTE, &t),
                            "MPI_Type_create_hvector");
                 check_type(t, seed++);
             }
@@ -345,8 +305,8 @@ static void check_kernel_shapes(void)
             MPI_Datatype row = MPI_DATATYPE_NULL, t = MPI_DATATYPE_NULL;
             if (row_step > 64 * 4096)
                 continue;   /* the same shapes as at 4 KiB, in much more memory */
-            mpi_ok(MPI_Type_create_hvector(64, sizes[b], stride, MPI_BYTE, &row), "MPI_Type_create_hvector");
-            mpi_ok(MPI_Type_create_hvector(4, 1, row_step, row, &t), "MPI_Type_create_hvector");
+            tc_mpi_ok(MPI_Type_create_hvector(64, sizes[b], stride, MPI_BYTE, &row), "MPI_Type_create_hvector");
+            tc_mpi_ok(MPI_Type_create_hvector(4, 1, row_step, row, &t), "MPI_Type_create_hvector");
             MPI_Type_free(&row);
             check_type(t, seed++);
         }
@@ -355,8 +315,8 @@ static void check_kernel_shapes(void)
      * blocks whole pages ahead, and the throttled unpack */
     for (int dir = 1; dir >= -1; dir -= 2) {
         MPI_Datatype row = MPI_DATATYPE_NULL, t = MPI_DATATYPE_NULL;
-        mpi_ok(MPI_Type_create_hvector(64, 1, dir * 4096, MPI_DOUBLE, &row), "MPI_Type_create_hvector");
-        mpi_ok(MPI_Type_create_hvector(70, 1, 8, row, &t), "MPI_Type_create_hvector");
+        tc_mpi_ok(MPI_Type_create_hvector(64, 1, dir * 4096, MPI_DOUBLE, &row), "MPI_Type_create_hvector");
+        tc_mpi_ok(MPI_Type_create_hvector(70, 1, 8, row, &t), "MPI_Type_create_hvector");
         MPI_Type_free(&row);
         check_type(t, seed++);
     }
@@ -368,7 +328,7 @@ static void check_kernel_shapes(void)
         for (size_t b = 0; b < sizeof long_sizes / sizeof long_sizes[0]; b++)
             for (int count = 1; count <= 5; count += 2) {
                 MPI_Datatype t = MPI_DATATYPE_NULL;
-                mpi_ok(MPI_Type_create_hvector(count, long_sizes[b], long_strides[s], MPI_BYTE, &t),
+                tc_mpi_ok(MPI_Type_create_hvector(count, long_sizes[b], long_strides[s], MPI_BYTE, &t),
                        "MPI_Type_create_hvector");
                 check_type(t, seed++);
             }
@@ -378,7 +338,7 @@ static void check_kernel_shapes(void)
     for (size_t c = 0; c < sizeof many_counts / sizeof many_counts[0]; c++)
         for (int bs = 8; bs <= 40; bs += 32) {
             MPI_Datatype t = MPI_DATATYPE_NULL;
-            mpi_ok(MPI_Type_create_hvector(many_counts[c], bs / 8, 4128, MPI_DOUBLE, &t), "MPI_Type_create_hvector");
+            tc_mpi_ok(MPI_Type_create_hvector(many_counts[c], bs / 8, 4128, MPI_DOUBLE, &t), "MPI_Type_create_hvector");
             check_type(t, seed++);
         }
     /* Equal blocks at shuffled offsets (hindexed_block), in the sizes the block-indexed kernels
@@ -400,9 +360,16 @@ static void check_kernel_shapes(void)
                 displs[j] = d;
             }
             MPI_Datatype t = MPI_DATATYPE_NULL;
-            mpi_ok(MPI_Type_create_hindexed_block(n, bs, displs, MPI_BYTE, &t), "MPI_Type_create_hindexed_block");
+            tc_mpi_ok(MPI_Type_create_hindexed_block(n, bs, displs, MPI_BYTE, &t), "MPI_Type_create_hindexed_block");
             check_type(t, seed++);
         }
+}
+
+static void check_seed(unsigned long long seed)
+{
+    rt_rng r;
+    rt_seed(&r, seed);
+    check_type(rt_random_type(&r, &limits), seed);
 }
 
 int main(int argc, char **argv)
@@ -411,16 +378,8 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 
-    verbose = (int) rt_env("REFTYPE_VERBOSE", 0);
-    long long iters = rt_env("REFTYPE_ITERS", 2000);
-    unsigned long long seed = (unsigned long long) rt_env("REFTYPE_SEED", 1);
-    for (long long i = 0; i < iters && failed_types < MAX_REPORTED; i++) {
-        rt_rng r;
-        rt_seed(&r, seed + (unsigned long long) i);
-        check_type(rt_random_type(&r, &limits), seed + (unsigned long long) i);
-    }
+    tc_each_seed(2000, check_seed);
     check_kernel_shapes();
-    if (failed_types >= MAX_REPORTED)
-        fprintf(stderr, "stopped after %d failing types\n", failed_types);
+    tc_end();
     return MTest_Finalize();
 }
