@@ -13,7 +13,7 @@
  *     exactly as long as the range (an over-read is caught by the sanitizers), compared with the
  *     model's unpack over the whole allocation (gap and guard bytes included);
  *   - MPID_Segment_to_iov: the runs of a range, with and without a limit on their number, against
- *     the model's entries merged where they touch; MPID_Segment_for_each_run: every basic element's
+ *     the model's entries merged where they touch, and MPID_Segment_count_blocks, their number; MPID_Segment_for_each_run: every basic element's
  *     address, type and size in stream order; MPID_Segment_count_elements on random prefixes.
  * 2000 random types by default (typecheck.h: REFTYPE_ITERS, REFTYPE_SEED, REFTYPE_VERBOSE).
  */
@@ -345,9 +345,16 @@ static void check_iov(Case *c, MPID_Segment *seg, MPI_Count first, MPI_Count ask
     MPI_Aint *len = xmalloc(((size_t) nruns + 1) * sizeof *len);
     MPI_Count *ends = xmalloc(((size_t) nruns + 1) * sizeof *ends);
     model_runs(&c->map, first, want_last, disp, len, ends);
+    /* the count of the range's runs, without a limit */
+    MPI_Count count_last = ask, n_blocks = -1;
+    int rc = MPID_Segment_count_blocks(seg, first, &count_last, &n_blocks);
+    if (rc != MPI_SUCCESS || n_blocks != nruns || count_last != want_last)
+        TFAIL("MPID_Segment_count_blocks(first=%lld, last=%lld) returned %d: %lld runs to %lld, model %lld "
+              "to %lld", (long long) first, (long long) ask, rc, (long long) n_blocks, (long long) count_last,
+              (long long) nruns, (long long) want_last);
     MPID_Iov *iov = xmalloc(((size_t) max_iov + 1) * sizeof *iov);
     MPI_Count last = ask, n_iov = -1;
-    int rc = MPID_Segment_to_iov(seg, first, &last, iov, max_iov, &n_iov);
+    rc = MPID_Segment_to_iov(seg, first, &last, iov, max_iov, &n_iov);
     MPI_Count want_n = nruns < max_iov ? nruns : max_iov;
     if (want_n < nruns)
         want_last = want_n > 0 ? ends[want_n - 1] : first;
