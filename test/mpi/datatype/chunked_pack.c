@@ -27,8 +27,6 @@
 
 #define FENCE 32            /* guard bytes on each side of a chunk buffer */
 
-static const rt_limits limits = { 6, 4096, 32768 };
-
 static void *xmalloc(size_t n)
 {
     void *p = malloc(n + 1);
@@ -472,7 +470,7 @@ static void check_type(unsigned long long seed)
     Case c = { 0 };
     rt_seed(&r, seed);
     c.r = &r;
-    c.type = rt_random_type(&r, &limits);
+    c.type = rt_random_type(&r, &tc_limits);
     tc_begin(c.type, seed);
     if (c.type == MPI_DATATYPE_NULL) {
         TFAIL("the generator could not build the type");

@@ -35,17 +35,7 @@ typedef struct {
 static shared_type types[NTYPES];
 static volatile int packers_done;
 
-typedef struct {
-    int id, errs;
-} worker;
-
-#define T_FAIL(w, ...) do { \
-        if ((w)->errs++ < 10) { \
-            fprintf(stderr, "thread %d, %s:%d: ", (w)->id, __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__); \
-            fputc('\n', stderr); \
-        } \
-    } while (0)
+typedef mtest_worker worker;
 
 static void check_one(worker *w, shared_type *s, rt_rng *r)
 {
@@ -53,18 +43,19 @@ static void check_one(worker *w, shared_type *s, rt_rng *r)
     unsigned char *out = malloc((size_t) size + 1);
     ref_buf got;
     if (!out || ref_buf_clone(&got, &s->before)) {
-        T_FAIL(w, "out of memory");
+        MTEST_WORKER_FAIL(w, "out of memory");
         exit(1);
     }
     if (MPI_Pack(s->in.base, s->count, s->t, out, size, &pos, MPI_COMM_SELF) != MPI_SUCCESS || pos != size
         || memcmp(out, s->stream, (size_t) size) != 0)
-        T_FAIL(w, "MPI_Pack of type %ld differs from the model", (long) (s - types));
+        MTEST_WORKER_FAIL(w, "MPI_Pack of type %ld differs from the model", (long) (s - types));
     pos = 0;
     if (MPI_Unpack(s->stream, size, &pos, got.base, s->count, s->t, MPI_COMM_SELF) != MPI_SUCCESS || pos != size)
-        T_FAIL(w, "MPI_Unpack of type %ld failed", (long) (s - types));
+        MTEST_WORKER_FAIL(w, "MPI_Unpack of type %ld failed", (long) (s - types));
     for (size_t k = 0; k < got.len; k++)
         if (got.mem[k] != s->after.mem[k] && s->writes[k] <= 1) {
-            T_FAIL(w, "MPI_Unpack of type %ld: byte %zu of the buffer differs from the model", (long) (s - types), k);
+            MTEST_WORKER_FAIL(w, "MPI_Unpack of type %ld: byte %zu of the buffer differs from the model",
+                              (long) (s - types), k);
             break;
         }
     if (s->ext && rt_chance(r, 50)) {
@@ -74,15 +65,16 @@ static void check_one(worker *w, shared_type *s, rt_rng *r)
             exit(1);
         if (MPI_Pack_external("external32", s->in.base, s->count, s->t, e, s->ext_size, &epos) != MPI_SUCCESS
             || epos != s->ext_size || memcmp(e, s->ext, (size_t) s->ext_size) != 0)
-            T_FAIL(w, "MPI_Pack_external of type %ld differs from the single-threaded one", (long) (s - types));
+            MTEST_WORKER_FAIL(w, "MPI_Pack_external of type %ld differs from the single-threaded one",
+                              (long) (s - types));
         free(e);
     }
     MPI_Status st;
     MPI_Count elements = -1;
     MPI_Status_set_elements_x(&st, MPI_BYTE, s->m.size);
     if (MPI_Get_elements_x(&st, s->t, &elements) != MPI_SUCCESS || elements != ref_elements(&s->m, s->m.size))
-        T_FAIL(w, "MPI_Get_elements_x of type %ld = %lld, model %lld", (long) (s - types), (long long) elements,
-               (long long) ref_elements(&s->m, s->m.size));
+        MTEST_WORKER_FAIL(w, "MPI_Get_elements_x of type %ld = %lld, model %lld", (long) (s - types),
+                          (long long) elements, (long long) ref_elements(&s->m, s->m.size));
     free(out);
     ref_buf_free(&got);
 }
@@ -109,7 +101,7 @@ static void *churn_work(void *arg)
     while (!__atomic_load_n(&packers_done, __ATOMIC_ACQUIRE)) {
         MPI_Datatype t = rt_random_type(&r, &lim);
         if (t == MPI_DATATYPE_NULL || MPI_Type_commit(&t) != MPI_SUCCESS) {
-            T_FAIL(w, "the generator's type could not be made or committed");
+            MTEST_WORKER_FAIL(w, "the generator's type could not be made or committed");
             break;
         }
         live[n++] = t;

@@ -241,7 +241,6 @@ static int make_representable(const ref_map *m, const ext_model *x, char *buf, r
 
 /* ---- the checks ---- */
 
-static const rt_limits limits = { 6, 4096, 32768 };
 static long skipped, conversion_checks;
 
 static int error_class(int rc)
@@ -439,20 +438,13 @@ static void check_long_runs(void)
                 }
 }
 
-static void check_seed(unsigned long long seed)
-{
-    rt_rng r;
-    rt_seed(&r, seed);
-    check_type(rt_random_type(&r, &limits), seed);
-}
-
 int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 
-    long long iters = tc_each_seed(2000, check_seed);
+    long long iters = tc_each_random_type(2000, check_type);
     check_long_runs();
     tc_end();
     /* over a full run: the conversion error was seen, and overlaps skipped few checks */

@@ -47,8 +47,6 @@ static int mpich_elements_bug(const char *description)
     return 0;
 }
 
-static const rt_limits limits = { 6, 4096, 32768 };
-
 static void check_bounds(MPI_Datatype t, const ref_map *m)
 {
     MPI_Count size = -1, tlb = -1, text = -1;
@@ -365,20 +363,13 @@ static void check_kernel_shapes(void)
         }
 }
 
-static void check_seed(unsigned long long seed)
-{
-    rt_rng r;
-    rt_seed(&r, seed);
-    check_type(rt_random_type(&r, &limits), seed);
-}
-
 int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 
-    tc_each_seed(2000, check_seed);
+    tc_each_random_type(2000, check_type);
     check_kernel_shapes();
     tc_end();
     return MTest_Finalize();

@@ -14,6 +14,9 @@
 
 #define TC_MAX_REPORTED 20   /* failing types printed in full */
 
+/* The size of the random types: small, so that the model stays fast. */
+static const rt_limits tc_limits = { 6, 4096, 32768 };
+
 static struct {
     int failed_types;
     int type_failed;            /* the current type already has its header printed */
@@ -69,6 +72,21 @@ static inline long long tc_each_seed(long long default_iters, void (*check)(unsi
     for (long long i = 0; i < iters && tc.failed_types < TC_MAX_REPORTED; i++)
         check(first + (unsigned long long) i);
     return iters;
+}
+
+/* The same with the random type each seed makes (uncommitted; check commits and frees it). */
+static void (*tc_type_check)(MPI_Datatype type, unsigned long long seed);
+static inline void tc_check_random_type(unsigned long long seed)
+{
+    rt_rng r;
+    rt_seed(&r, seed);
+    tc_type_check(rt_random_type(&r, &tc_limits), seed);
+}
+static inline long long tc_each_random_type(long long default_iters,
+                                            void (*check)(MPI_Datatype type, unsigned long long seed))
+{
+    tc_type_check = check;
+    return tc_each_seed(default_iters, tc_check_random_type);
 }
 
 /* Says so if the run stopped early (call last). */

@@ -51,6 +51,20 @@ static int mtest_errs = 0;
         } \
     } while (0)
 
+/* Checks in threads of their own: each worker counts its failures (the first ten printed, with
+ * its id) and main adds them to the total after the join. */
+typedef struct {
+    int id;
+    int errs;
+} mtest_worker;
+#define MTEST_WORKER_FAIL(w, ...) do { \
+        if ((w)->errs++ < 10) { \
+            fprintf(stderr, "thread %d, %s:%d: ", (w)->id, __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__); \
+            fputc('\n', stderr); \
+        } \
+    } while (0)
+
 /* Whether all n bytes at p still hold guard (the bytes a call must not have written). */
 static inline int mtest_untouched(const void *p, size_t n, unsigned char guard)
 {

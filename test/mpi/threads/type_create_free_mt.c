@@ -20,37 +20,27 @@
 static MPI_Datatype shared_vec;     /* vector(3, 2, 4, MPI_INT): size 24, extent 40 */
 static MPI_Datatype shared_pair;    /* contiguous(2, MPI_DOUBLE): size 16, extent 16 */
 
-typedef struct {
-    int id;
-    int errs;
-} worker;
+typedef mtest_worker worker;
 
-/* Thread-safe checks: each thread counts its own errors; main adds them up after the join. */
-#define T_FAIL(w, ...) do { \
-        if ((w)->errs++ < 10) { \
-            fprintf(stderr, "thread %d, %s:%d: ", (w)->id, __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__); \
-            fputc('\n', stderr); \
-        } \
-    } while (0)
+/* Thread-safe checks on top of mtest.h's MTEST_WORKER_FAIL: each thread counts its own errors. */
 #define T_EQ(w, got, want) do { \
         long long g_ = (long long) (got), w_ = (long long) (want); \
-        if (g_ != w_) T_FAIL(w, "%s = %lld, expected %lld", #got, g_, w_); \
+        if (g_ != w_) MTEST_WORKER_FAIL(w, "%s = %lld, expected %lld", #got, g_, w_); \
     } while (0)
 #define T_MPI(w, call) do { \
         int rc_ = (call); \
         if (rc_ != MPI_SUCCESS) { \
             char msg_[MPI_MAX_ERROR_STRING]; int len_ = 0; \
             MPI_Error_string(rc_, msg_, &len_); \
-            T_FAIL(w, "%s failed: %s", #call, msg_); \
+            MTEST_WORKER_FAIL(w, "%s failed: %s", #call, msg_); \
         } \
     } while (0)
 #define T_ERR(w, call, errclass) do { \
         int rc_ = (call), cls_ = -1; \
-        if (rc_ == MPI_SUCCESS) T_FAIL(w, "%s succeeded, expected %s", #call, #errclass); \
+        if (rc_ == MPI_SUCCESS) MTEST_WORKER_FAIL(w, "%s succeeded, expected %s", #call, #errclass); \
         else { \
             MPI_Error_class(rc_, &cls_); \
-            if (cls_ != (errclass)) T_FAIL(w, "%s gave class %d, expected %s", #call, cls_, #errclass); \
+            if (cls_ != (errclass)) MTEST_WORKER_FAIL(w, "%s gave class %d, expected %s", #call, cls_, #errclass); \
         } \
     } while (0)
 
