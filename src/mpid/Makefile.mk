@@ -13,6 +13,7 @@ libmpi_la_SOURCES += \
     src/mpid/datatype/dataloop_build.c \
     src/mpid/datatype/segment.c \
     src/mpid/datatype/copy_kernels.c \
-    src/mpid/datatype/external32.c
+    src/mpid/datatype/external32.c \
+    src/mpid/datatype/plan.c
 libmpi_la_SOURCES += src/mpid/shm/shm_region.c src/mpid/shm/shm_wait.c src/mpid/shm/shm_progress.c src/mpid/shm/shm_api.c
 noinst_HEADERS += src/mpid/shm/shm_impl.h src/include/mpir_comm.h src/include/mpir_request.h src/include/mpid_device.h

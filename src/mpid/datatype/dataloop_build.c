@@ -59,6 +59,7 @@ void MPID_Dataloop_free(MPID_Loop *l)
         free(x->prefix);
         free(x->el_types);
         free(x->windows);
+        free(x->plan);
         free(x);
     }
     if (todo != stack_buf)

@@ -55,6 +55,8 @@ typedef struct MPID_Loop {
                                      of each block (then el_type and el_size are unused) */
     struct MPID_Windows *windows; /* set when one instance of this loop is small and in order: the
                                      byte masks that let a vector unit copy it whole (segment.c) */
+    struct MPID_Plan *plan;       /* root of a leaf or a struct of leaves: the kernel calls that
+                                     copy one instance whole (plan.c) */
 } MPID_Loop;
 
 /* Builds the dataloop of a type from its constructors (at commit). NULL with an error recorded if
@@ -64,6 +66,13 @@ int MPID_Dataloop_build(struct MPID_Datatype *dt, MPID_Loop **loop);
 void MPID_Dataloop_free(MPID_Loop *loop);
 /* Prints the loop tree (debugging, and tests that check normalisation). */
 void MPID_Dataloop_print(const MPID_Loop *loop, FILE *out);
+
+/* The copy plan of one instance of loop, or NULL where there is none (a loop with repeated
+ * elements below its structs, many leaves, or no memory); and its run over the whole instance at
+ * buf, packed to or unpacked from stream. */
+typedef struct MPID_Plan MPID_Plan;
+MPID_Plan *MPID_Plan_build(const MPID_Loop *loop);
+void MPID_Plan_run(const MPID_Plan *plan, char *buf, char *stream, bool pack);
 
 /*S
  * MPID_Segment - a cursor over (buf, count, datatype).
@@ -91,6 +100,7 @@ typedef struct MPID_Segment {
     MPI_Count size;               /* packed bytes of the whole stream */
     MPI_Count pos;                /* where the last operation stopped */
     bool held;                    /* the segment holds a reference on the type */
+    const struct MPID_Plan *plan; /* a single instance's plan: what a range of the whole stream runs */
     MPI_Count hints[MPID_SEGMENT_HINTS];  /* per loop depth: the indexed block last visited, so a
                                              call that continues finds its block in O(1) */
 } MPID_Segment;

@@ -281,7 +281,8 @@ static void elements(const MPID_Loop *child, MPI_Aint step, char *block, MPI_Cou
     bool copying = c->op == OP_PACK || c->op == OP_UNPACK;
     bool flat = copying && !w && is_leaf(child) && child->kind == MPID_LOOP_INDEXED && child->count <= FLAT_MAX_BLOCKS;
     bool rows = copying && !w && is_leaf(child) && child->kind == MPID_LOOP_VECTOR;
-    if (((w && copying) || flat || rows) && cs > 0) {
+    bool planned = copying && !w && !flat && !rows && child->plan;   /* instances of a type's root */
+    if (((w && copying) || flat || rows || planned) && cs > 0) {
         MPI_Count e0 = from == 0 ? 0 : (from + cs - 1) / cs, e1 = to / cs;
         if (e1 > e0) {
             if (from < e0 * cs)
@@ -290,6 +291,9 @@ static void elements(const MPID_Loop *child, MPI_Aint step, char *block, MPI_Cou
                 flat_elements(child, step, block, e0, e1, c);
             } else if (rows) {
                 strided_rows(child, step, block, e0, e1, c);
+            } else if (planned) {
+                for (MPI_Count e = e0; e < e1; e++, c->stream += cs)
+                    MPID_Plan_run(child->plan, at_k(block, e, step), c->stream, c->op == OP_PACK);
             } else {
                 if (c->op == OP_PACK)
                     MPID_Window_pack(w, c->stream, at_k(block, e0, step), step, e1 - e0);
@@ -460,6 +464,7 @@ const MPID_Loop *MPID_Datatype_loop(MPID_Datatype *dt, int *err)
         return NULL;
     if (MPID_Have_window_unit())
         add_windows(loop);
+    loop->plan = MPID_Plan_build(loop);
     /* two threads may build at once: the first to publish wins */
     MPID_Loop *expected = NULL;
     if (!atomic_compare_exchange_strong(&dt->dataloop, &expected, loop)) {
@@ -490,6 +495,7 @@ static void set_top(MPID_Loop *top, const MPID_Loop *loop, MPID_Datatype *dt, MP
 {
     if (loop->kind == MPID_LOOP_CONTIG && loop->child == NULL) {
         *top = *loop;
+        top->plan = NULL;   /* a plan copies one instance, the top may have more */
         top->size = size;
         if (count > 1 && dt->extent != loop->size) {
             top->kind = MPID_LOOP_VECTOR;
@@ -517,6 +523,7 @@ static void set_top(MPID_Loop *top, const MPID_Loop *loop, MPID_Datatype *dt, MP
     top->prefix = NULL;
     top->el_types = NULL;
     top->windows = NULL;
+    top->plan = NULL;
     top->blocklen = 0;
     top->stride = 0;
     top->el_type = MPI_DATATYPE_NULL;
@@ -541,6 +548,7 @@ static int segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI
     if (hold)
         MPID_Datatype_add_ref(dt);
     set_top(&seg->top, loop, dt, count, seg->size);
+    seg->plan = count == 1 ? loop->plan : NULL;
     /* the hints of the levels a walk reaches (loop depths 1..top.depth); the others are never read */
     int levels = seg->top.depth + 1 < MPID_SEGMENT_HINTS ? seg->top.depth + 1 : MPID_SEGMENT_HINTS;
     memset(seg->hints, 0, sizeof seg->hints[0] * (size_t) levels);
@@ -607,6 +615,11 @@ static int process(MPID_Segment *seg, MPI_Count first, MPI_Count *last, Ctx *c)
         return err;
     c->pos = first;
     c->hints = seg->hints;
+    if (seg->plan && first == 0 && *last == seg->size && (c->op == OP_PACK || c->op == OP_UNPACK)) {
+        MPID_Plan_run(seg->plan, seg->buf, c->stream, c->op == OP_PACK);
+        seg->pos = *last;
+        return MPI_SUCCESS;
+    }
     if (*last > first && (err = walk_deep(&seg->top, seg->buf, first, *last, c)))
         return err;
     seg->pos = *last;
@@ -622,6 +635,10 @@ int MPID_Stream_copy(const void *buf, MPI_Count count, MPID_Datatype *dt, void *
         return err;
     if ((err = stream_size(dt, count, &size)) || size == 0)
         return err;
+    if (count == 1 && loop->plan) {
+        MPID_Plan_run(loop->plan, (char *) buf, stream, pack);
+        return MPI_SUCCESS;
+    }
     Ctx c;
     copy_ctx(&c, pack ? OP_PACK : OP_UNPACK, stream);
     if (count == 1)
