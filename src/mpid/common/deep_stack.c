@@ -7,6 +7,21 @@
  */
 #include "mpiimpl.h"
 
+/* Stack per level: about 1 KiB covers every recursion of the engine, with room to spare; the
+ * redzones of AddressSanitizer make its frames several times larger (a build of a chain of
+ * structs 100000 deep overflowed 1 KiB per level). */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LEVEL_BYTES 4096
+#endif
+#endif
+#if !defined(LEVEL_BYTES) && defined(__SANITIZE_ADDRESS__)
+#define LEVEL_BYTES 4096
+#endif
+#ifndef LEVEL_BYTES
+#define LEVEL_BYTES 1024
+#endif
+
 typedef struct {
     void (*fn)(void *);
     void *arg;
@@ -25,8 +40,7 @@ int MPIR_Run_deep(int depth, void (*fn)(void *), void *arg)
         fn(arg);
         return MPI_SUCCESS;
     }
-    /* about 1 KiB per level covers every recursion of the engine, with room to spare */
-    size_t bytes = ((size_t) depth + 1024) * 1024;
+    size_t bytes = ((size_t) depth + 1024) * LEVEL_BYTES;
     pthread_attr_t attr;
     pthread_t thread;
     Call call = { fn, arg };

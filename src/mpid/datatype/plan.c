@@ -55,6 +55,10 @@ static const void *shared_offsets(const MPID_Plan *p, const int32_t *offs, MPI_C
  * or has too many. */
 static bool add_steps(MPID_Plan *p, const MPID_Loop *l, MPI_Aint disp)
 {
+    /* each struct level has two entries or more, so a deeper tree has too many leaves: said
+     * before descending it, which keeps this recursion shallow whatever the type's depth */
+    if (l->depth > PLAN_MAX_STEPS)
+        return false;
     disp += l->disp;
     if (l->kind == MPID_LOOP_STRUCT) {
         for (MPI_Count k = 0; k < l->count; k++)

@@ -633,12 +633,12 @@ int MPID_Stream_copy(const void *buf, MPI_Count count, MPID_Datatype *dt, void *
     MPI_Count size;
     if (!loop)
         return err;
-    if ((err = stream_size(dt, count, &size)) || size == 0)
-        return err;
-    if (count == 1 && loop->plan) {
+    if (count == 1 && loop->plan) {   /* one instance: no size to check */
         MPID_Plan_run(loop->plan, (char *) buf, stream, pack);
         return MPI_SUCCESS;
     }
+    if ((err = stream_size(dt, count, &size)) || size == 0)
+        return err;
     Ctx c;
     copy_ctx(&c, pack ? OP_PACK : OP_UNPACK, stream);
     if (count == 1)

@@ -12,6 +12,9 @@
  *   mixed         vector, contiguous run, basic entry, irregular hindexed, repeated gathers
  *   nested        a struct of the lammps and mixed structs on separate arrays, one displaced
  *   wide_32/40    32 and 40 entries of the same gather (beyond a plan's 32 leaves: walked)
+ * and, checked by hand (packed and unpacked), a chain of structs 100000 levels deep, each adding a
+ * vector of two ints (far too many leaves for a plan, which must see that without descending the
+ * whole chain).
  */
 #include <stdint.h>
 #include "mtest.h"
@@ -184,6 +187,54 @@ out:
     MPI_Type_free(&t);
 }
 
+/* Level k of the chain: struct {level k - 1 at 0; vector(2, 1, 2, INT) at int 4k}; level 0 is the
+ * vector at 0. The stream is every other int, from the innermost level out. */
+static void deep_chain(void)
+{
+    enum { DEPTH = 100000, NINTS = 4 * DEPTH + 4 };
+    MPI_Datatype pair, t;
+    CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_INT, &pair));
+    CHECK_MPI(MPI_Type_dup(pair, &t));
+    for (int k = 1; k <= DEPTH; k++) {
+        MPI_Datatype next, types[2] = { t, pair };
+        int lens[2] = { 1, 1 };
+        MPI_Aint displs[2] = { 0, (MPI_Aint) (4 * k * sizeof(int)) };
+        CHECK_MPI(MPI_Type_create_struct(2, lens, displs, types, &next));
+        CHECK_MPI(MPI_Type_free(&t));
+        t = next;
+    }
+    CHECK_MPI(MPI_Type_commit(&t));
+    int *a = malloc(NINTS * sizeof(int)), *packed = malloc(2 * (DEPTH + 1) * sizeof(int)), size = -1, pos = 0;
+    CHECK(a && packed, "out of memory");
+    if (a && packed) {
+        for (int i = 0; i < NINTS; i++)
+            a[i] = i;
+        CHECK_MPI(MPI_Pack_size(1, t, MPI_COMM_SELF, &size));
+        CHECK(size == 2 * (DEPTH + 1) * (int) sizeof(int), "deep chain: MPI_Pack_size %d", size);
+        CHECK_MPI(MPI_Pack(a, 1, t, packed, size, &pos, MPI_COMM_SELF));
+        int bad = -1;
+        for (int k = 0; k <= DEPTH && bad < 0; k++)
+            if (packed[2 * k] != 4 * k || packed[2 * k + 1] != 4 * k + 2)
+                bad = k;
+        CHECK(pos == size && bad < 0, "deep chain: level %d packed %d, %d", bad, bad < 0 ? 0 : packed[2 * bad],
+              bad < 0 ? 0 : packed[2 * bad + 1]);
+        /* back into a buffer of -1: the same ints return, the others stay */
+        for (int i = 0; i < NINTS; i++)
+            a[i] = -1;
+        pos = 0;
+        CHECK_MPI(MPI_Unpack(packed, size, &pos, a, 1, t, MPI_COMM_SELF));
+        bad = -1;
+        for (int i = 0; i < NINTS && bad < 0; i++)
+            if (a[i] != (i % 4 == 0 || i % 4 == 2 ? i : -1))
+                bad = i;
+        CHECK(pos == size && bad < 0, "deep chain: after unpacking, int %d is %d", bad, bad < 0 ? 0 : a[bad]);
+    }
+    free(a);
+    free(packed);
+    CHECK_MPI(MPI_Type_free(&t));
+    CHECK_MPI(MPI_Type_free(&pair));
+}
+
 int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
@@ -203,5 +254,6 @@ int main(int argc, char **argv)
         for (int count = 1; count <= 2; count++)
             for (int absolute = 0; absolute <= 1; absolute++)
                 check(cases[c].what, cases[c].make, cases[c].first, count, absolute);
+    deep_chain();
     return MTest_Finalize();
 }
