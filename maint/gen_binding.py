@@ -19,10 +19,10 @@ Continuation lines are joined until the parentheses balance. Flags after the par
     impl=NAME call NAME instead of MPIR_<stem>_impl
     errcomm   the implementation takes a trailing 'MPI_Comm *err_comm' (preset to MPI_COMM_NULL) and
               sets it to the communicator whose error handler should see the error (MPI_Wait & co.)
-    fast      first try MPIR_<stem>_fast(<the call's own arguments>, &to, &from, &n), from
+    fast      first try MPIR_<stem>_fast(<the call's own arguments>, &copy), from
               mpir_<api file>_fast.h: true when the call is a common case that cannot fail and
-              needs one copy more, which MPIR_Copy_done(to, from, n) then does as the last call;
-              else the checked path runs as usual (MPI_Pack, MPI_Unpack)
+              needs one copy more (an MPIR_Fast_copy), which MPIR_Fast_done then does as the last
+              call; else the checked path runs as usual (MPI_Pack, MPI_Unpack)
 
 Communicators and groups: COMM, COMM_INOUT (validated: MPI_ERR_COMM), COMM_OUT; GROUP,
 GROUP_INOUT (validated: MPI_ERR_GROUP; MPI_GROUP_EMPTY is valid), GROUP_OUT. RAW(int (*)[3]) declares
@@ -477,9 +477,9 @@ def emit_function(fn, suffix, large, out):
         stem = fn.name.split('_', 1)[1]
         checked = f'checked_{stem}{suffix}'   # not MPI_*: a profiler reading symbols would take it for one
         out.append(f'static __attribute__((noinline)) int {checked}({decls})\n{{\n' + '\n'.join(body) + '\n}\n')
-        out.append(f'MPIR_LATE int P{name}({decls})\n{{\n    char *to_;\n    const char *from_;\n    size_t n_;\n'
-                   f'    if (MPIR_{stem}_fast({own_args}, &to_, &from_, &n_))\n'
-                   f'        return MPIR_Copy_done(to_, from_, n_);\n'
+        out.append(f'MPIR_LATE int P{name}({decls})\n{{\n    MPIR_Fast_copy copy_;\n'
+                   f'    if (MPIR_{stem}_fast({own_args}, &copy_))\n'
+                   f'        return MPIR_Fast_done(copy_.typed, copy_.stream, copy_.n, copy_.plan, copy_.pack);\n'
                    f'    return {checked}({own_args});\n}}\n')
     else:
         out.append(f'int P{name}({decls})\n{{\n' + '\n'.join(body) + '\n}\n')

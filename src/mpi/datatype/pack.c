@@ -97,9 +97,14 @@ int MPIR_Unpack_impl(const void *inbuf, MPI_Count insize, MPI_Count *position, v
     return err;
 }
 
-MPIR_LATE int MPIR_Copy_done(char *to, const char *from, size_t n)
+MPIR_LATE int MPIR_Fast_done(char *typed, char *stream, size_t n, const MPID_Plan *plan, bool pack)
 {
-    memcpy(to, from, n);
+    if (plan)
+        MPID_Plan_run(plan, typed, stream, pack);
+    else if (pack)
+        memcpy(stream, typed, n);
+    else
+        memcpy(typed, stream, n);
     return MPI_SUCCESS;
 }
 

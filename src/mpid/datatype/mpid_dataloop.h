@@ -73,6 +73,11 @@ void MPID_Dataloop_print(const MPID_Loop *loop, FILE *out);
 typedef struct MPID_Plan MPID_Plan;
 MPID_Plan *MPID_Plan_build(const MPID_Loop *loop);
 void MPID_Plan_run(const MPID_Plan *plan, char *buf, char *stream, bool pack);
+/* The plan of a type's loop (the type's dataloop field, NULL until built), or NULL. */
+static inline const MPID_Plan *MPID_Loop_plan(const MPID_Loop *loop)
+{
+    return loop ? loop->plan : NULL;
+}
 
 /*S
  * MPID_Segment - a cursor over (buf, count, datatype).
