@@ -149,7 +149,7 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
         return; \
     }
 /* RW: 1 when the typed buffer is written (unpack), so its lines are prefetched for writing.
- * LEAD: 0 in the variant that never prefetches small blocks ahead (see cached_pages). */
+ * LEAD: 0 in the variant that never prefetches small blocks ahead (see MPID_Strided_cached). */
 #define STRIDED_KERNEL(NAME, DST, SRC, RW, LEAD, MID, TARGET) \
     TARGET static void NAME(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n) \
     { \
@@ -299,19 +299,18 @@ __attribute__((constructor)) static void pick_kernels(void)
  * flight that the out-of-order core does not already have (NAS LU y face class E, 1020 blocks of
  * 40 B 40 KB apart, 130 KB of lines: 35 GB/s with, 40 without; packing them cold from memory is
  * ~10% slower without). Unpacking blocks whose lines fit in the L1 still gains from it (class C,
- * 162 blocks: 52 vs 49 GB/s). Moves the rows if so, and returns whether it did. */
-static LATE __attribute__((noinline)) bool cached_pages(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
-                                                      MPI_Count n, MPI_Aint row_step, MPI_Count rows, bool rw)
+ * 162 blocks: 52 vs 49 GB/s), and so do unpacked strides of a multiple of 512 B, whose row loop
+ * may throttle the stores (scratch_stores). */
+LATE MPID_Row_kernel MPID_Strided_cached(bool pack, MPI_Aint stride, MPI_Count bs, MPI_Count blocks)
 {
+    if (bs > 64 || !page_apart(stride) || (!pack && stride % 512 == 0))
+        return NULL;
     size_t lines = (size_t) (bs + 63) / 64 + 1;   /* a block may straddle one more */
-    size_t blocks = (size_t) (n * rows);          /* fits: at most the packed bytes */
-    if (blocks > MPID_Copy_chunk / (lines * 64))  /* divided, so absurd counts cannot wrap */
-        return false;
-    if (rw && blocks * lines * 64 <= MPID_Cache_size(1))
-        return false;
-    for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
-        (rw ? MPID_Kernels->unpack_cached : MPID_Kernels->pack_cached)(packed, typed, stride, bs, n);
-    return true;
+    if ((size_t) blocks > MPID_Copy_chunk / (lines * 64))   /* divided, so absurd counts cannot wrap */
+        return NULL;
+    if (!pack && (size_t) blocks * lines * 64 <= MPID_Cache_size(1))
+        return NULL;
+    return pack ? MPID_Kernels->pack_cached : MPID_Kernels->unpack_cached;
 }
 
 /* The row loops of MPID_Pack_strided and MPID_Unpack_strided (at the end). External only so that
@@ -481,22 +480,31 @@ HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_
 
 /* The entry points: small blocks pages apart taken to be cached go to the kernels without the
  * prefetch ahead (the two differ for blocks of up to 64 B only), all others to the row loops. */
+static LATE void cached_rows(MPID_Row_kernel row, char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
+                             MPI_Count n, MPI_Aint row_step, MPI_Count rows)
+{
+    for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
+        row(packed, typed, stride, bs, n);
+}
+
 LATE void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                             MPI_Aint row_step, MPI_Count rows)
 {
-    if (bs <= 64 && page_apart(stride) && cached_pages(packed, typed, stride, bs, n, row_step, rows, false))
-        return;
-    MPID_Pack_rows(packed, typed, stride, bs, n, row_step, rows);
+    MPID_Row_kernel cached = MPID_Strided_cached(true, stride, bs, n * rows);
+    if (cached)
+        cached_rows(cached, packed, typed, stride, bs, n, row_step, rows);
+    else
+        MPID_Pack_rows(packed, typed, stride, bs, n, row_step, rows);
 }
 
 LATE void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                               MPI_Aint row_step, MPI_Count rows)
 {
-    /* strides of a multiple of 512 B: the row loop may throttle the stores (scratch_stores) */
-    if (bs <= 64 && page_apart(stride) && stride % 512 != 0
-        && cached_pages(packed, typed, stride, bs, n, row_step, rows, true))
-        return;
-    MPID_Unpack_rows(packed, typed, stride, bs, n, row_step, rows);
+    MPID_Row_kernel cached = MPID_Strided_cached(false, stride, bs, n * rows);
+    if (cached)
+        cached_rows(cached, packed, typed, stride, bs, n, row_step, rows);
+    else
+        MPID_Unpack_rows(packed, typed, stride, bs, n, row_step, rows);
 }
 
 /* ---- windows: small in-order elements copied whole by the vector unit ----

@@ -89,6 +89,7 @@ static inline __attribute__((always_inline)) void copy_bytes(char *d, const char
 /* n blocks of bs bytes between the packed stream and the typed buffer: block i at typed + i * stride
  * (strided) or at base + offs[i] (blkidx, with 64- or 32-bit offsets); and the full blocks [b, ...)
  * of an indexed leaf that end by stream byte to, from *stream on (returns the first block left). */
+typedef void (*MPID_Row_kernel)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
 typedef struct {
     void (*pack_strided)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
     void (*unpack_strided)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
@@ -113,6 +114,9 @@ void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
                        MPI_Aint row_step, MPI_Count rows);
 void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                          MPI_Aint row_step, MPI_Count rows);
+/* The row kernel those two run when blocks blocks of bs bytes stride apart are taken to be in the
+ * cache, for each row, or NULL where they do more: what a copy plan may call directly. */
+MPID_Row_kernel MPID_Strided_cached(bool pack, MPI_Aint stride, MPI_Count bs, MPI_Count blocks);
 
 /* Windows: the byte masks of one small in-order element (built by segment.c's set_windows), and
  * n such elements step bytes apart moved whole. Only where MPID_Have_window_unit(). */

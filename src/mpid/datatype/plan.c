@@ -25,10 +25,19 @@ typedef struct {
     MPI_Count n;                /* blocks */
     MPI_Count bs;               /* bytes per block (RUN: the run; INDEXED: unused) */
     MPI_Count bytes;            /* packed bytes of the leaf */
-    MPI_Aint stride;            /* STRIDED */
-    const void *offsets;        /* BLKIDX32: int32_t, BLKIDX and INDEXED: MPI_Aint */
-    const MPI_Count *prefix;    /* INDEXED */
+    union {                     /* 64 bytes a step rather than 80 */
+        struct {                /* STRIDED */
+            MPI_Aint stride;
+            MPID_Row_kernel row[2];   /* the kernel for unpack ([0]) and pack, if the strided
+                                         entry point would only pass the blocks on to it */
+        };
+        struct {
+            const void *offsets;      /* BLKIDX32: int32_t, BLKIDX and INDEXED: MPI_Aint */
+            const MPI_Count *prefix;  /* INDEXED */
+        };
+    };
 } Step;
+_Static_assert(sizeof(Step) == 64, "a step takes 64 bytes");
 
 struct MPID_Plan {
     int n;
@@ -79,6 +88,8 @@ static bool add_steps(MPID_Plan *p, const MPID_Loop *l, MPI_Aint disp)
         s->kind = STEP_STRIDED;
         s->bs = l->blocklen * l->el_size;
         s->stride = l->stride;
+        s->row[0] = MPID_Strided_cached(false, s->stride, s->bs, s->n);
+        s->row[1] = MPID_Strided_cached(true, s->stride, s->bs, s->n);
         break;
     case MPID_LOOP_BLKIDX:
         s->kind = l->offsets32 ? STEP_BLKIDX32 : STEP_BLKIDX;
@@ -122,7 +133,10 @@ void MPID_Plan_run(const MPID_Plan *p, char *buf, char *stream, bool pack)
                 copy_bytes(base, stream, s->bs);
             break;
         case STEP_STRIDED:
-            (pack ? MPID_Pack_strided : MPID_Unpack_strided)(stream, base, s->stride, s->bs, s->n, 0, 1);
+            if (s->row[pack])
+                s->row[pack](stream, base, s->stride, s->bs, s->n);
+            else
+                (pack ? MPID_Pack_strided : MPID_Unpack_strided)(stream, base, s->stride, s->bs, s->n, 0, 1);
             break;
         case STEP_BLKIDX32:
             (pack ? k->pack_blkidx32 : k->unpack_blkidx32)(stream, base, s->offsets, s->bs, s->n);
