@@ -68,8 +68,8 @@ void MPID_Dataloop_free(MPID_Loop *loop);
 void MPID_Dataloop_print(const MPID_Loop *loop, FILE *out);
 
 /* The copy plan of one instance of loop, or NULL where there is none (a loop with repeated
- * elements below its structs, many leaves, or no memory); and its run over the whole instance at
- * buf, packed to or unpacked from stream. */
+ * elements below its structs other than rows of a vector leaf, many leaves, or no memory); and its
+ * run over the whole instance at buf, packed to or unpacked from stream. */
 typedef struct MPID_Plan MPID_Plan;
 MPID_Plan *MPID_Plan_build(const MPID_Loop *loop);
 void MPID_Plan_run(const MPID_Plan *plan, char *buf, char *stream, bool pack);

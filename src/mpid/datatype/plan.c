@@ -2,13 +2,14 @@
  * Copy plans: one instance of a dataloop flattened into the kernel calls that copy it whole.
  *
  * A type whose loop is a leaf, or a struct (of structs) of leaves, is copied whole by a few kernel
- * calls whose arguments never change: the plan keeps them in one small array. Packing one instance
- * (MPI_Pack, a whole eager message) then runs that array instead of walking the loop tree, whose
- * nodes are separate allocations that the copied data evicts from the L1 on every call: following
- * them costs a chain of L2 hits per leaf (LAMMPS atomic, a struct of four gathers of 243 blocks:
- * the walk took 6% of the call). Leaves of one struct that gather at the same offsets (one index
- * list over several arrays) share one offset array in the plan, so the kernels read it from the
- * cache after its first use.
+ * calls whose arguments never change: the plan keeps them in one small array. Rows of a vector
+ * leaf (a vector of vectors, a 3-D face) count as a leaf: one call of the strided kernel. Packing
+ * one instance (MPI_Pack, a whole eager message) then runs that array instead of walking the loop
+ * tree, whose nodes are separate allocations that the copied data evicts from the L1 on every
+ * call: following them costs a chain of L2 hits per leaf (LAMMPS atomic, a struct of four gathers
+ * of 243 blocks: the walk took 6% of the call). Leaves of one struct that gather at the same
+ * offsets (one index list over several arrays) share one offset array in the plan, so the kernels
+ * read it from the cache after its first use.
  */
 #include "mpiimpl.h"
 #include "mpid_dataloop.h"
@@ -25,11 +26,12 @@ typedef struct {
     MPI_Count n;                /* blocks */
     MPI_Count bs;               /* bytes per block (RUN: the run; INDEXED: unused) */
     MPI_Count bytes;            /* packed bytes of the leaf */
-    union {                     /* 64 bytes a step rather than 80 */
-        struct {                /* STRIDED */
-            MPI_Aint stride;
+    union {
+        struct {                /* STRIDED: rows of n blocks, row_step apart */
+            MPI_Aint stride, row_step;
+            MPI_Count rows;
             MPID_Row_kernel row[2];   /* the kernel for unpack ([0]) and pack, if the strided
-                                         entry point would only pass the blocks on to it */
+                                         entry point would only pass each row on to it */
         };
         struct {
             const void *offsets;      /* BLKIDX32: int32_t, BLKIDX and INDEXED: MPI_Aint */
@@ -37,7 +39,6 @@ typedef struct {
         };
     };
 } Step;
-_Static_assert(sizeof(Step) == 64, "a step takes 64 bytes");
 
 struct MPID_Plan {
     int n;
@@ -75,10 +76,21 @@ static bool add_steps(MPID_Plan *p, const MPID_Loop *l, MPI_Aint disp)
                 return false;
         return true;
     }
-    if (!is_leaf(l) || p->n == PLAN_MAX_STEPS)
+    /* elements of a vector leaf, one after the other, as the walk moves them (strided_rows) */
+    const MPID_Loop *row = l->child;
+    bool rows = row && is_leaf(row) && row->kind == MPID_LOOP_VECTOR && !row->windows
+        && (l->kind == MPID_LOOP_CONTIG || (l->kind == MPID_LOOP_VECTOR && l->blocklen == 1));
+    if ((!is_leaf(l) && !rows) || p->n == PLAN_MAX_STEPS)
         return false;
     Step *s = &p->steps[p->n];
-    *s = (Step) { .disp = disp, .n = l->count, .bytes = l->size };
+    *s = (Step) { .disp = disp, .n = l->count, .bytes = l->size, .rows = 1 };
+    if (rows) {
+        s->disp += row->disp;
+        s->n = row->count;
+        s->rows = l->count;
+        s->row_step = l->kind == MPID_LOOP_CONTIG ? l->child_extent : l->stride;
+        l = row;
+    }
     switch (l->kind) {
     case MPID_LOOP_CONTIG:
         s->kind = STEP_RUN;
@@ -88,8 +100,8 @@ static bool add_steps(MPID_Plan *p, const MPID_Loop *l, MPI_Aint disp)
         s->kind = STEP_STRIDED;
         s->bs = l->blocklen * l->el_size;
         s->stride = l->stride;
-        s->row[0] = MPID_Strided_cached(false, s->stride, s->bs, s->n);
-        s->row[1] = MPID_Strided_cached(true, s->stride, s->bs, s->n);
+        s->row[0] = MPID_Strided_cached(false, s->stride, s->bs, s->n * s->rows);
+        s->row[1] = MPID_Strided_cached(true, s->stride, s->bs, s->n * s->rows);
         break;
     case MPID_LOOP_BLKIDX:
         s->kind = l->offsets32 ? STEP_BLKIDX32 : STEP_BLKIDX;
@@ -133,10 +145,13 @@ void MPID_Plan_run(const MPID_Plan *p, char *buf, char *stream, bool pack)
                 copy_bytes(base, stream, s->bs);
             break;
         case STEP_STRIDED:
-            if (s->row[pack])
-                s->row[pack](stream, base, s->stride, s->bs, s->n);
-            else
-                (pack ? MPID_Pack_strided : MPID_Unpack_strided)(stream, base, s->stride, s->bs, s->n, 0, 1);
+            if (!s->row[pack]) {
+                (pack ? MPID_Pack_strided : MPID_Unpack_strided)(stream, base, s->stride, s->bs, s->n, s->row_step,
+                                                                 s->rows);
+                break;
+            }
+            for (MPI_Count r = 0; r < s->rows; r++)
+                s->row[pack](stream + r * s->n * s->bs, at_k(base, r, s->row_step), s->stride, s->bs, s->n);
             break;
         case STEP_BLKIDX32:
             (pack ? k->pack_blkidx32 : k->unpack_blkidx32)(stream, base, s->offsets, s->bs, s->n);

@@ -11,6 +11,8 @@
  *   near_twins    lists equal to the first but for their last or first index, or one shorter
  *   mixed         vector, contiguous run, basic entry, irregular hindexed, repeated gathers
  *   nested        a struct of the lammps and mixed structs on separate arrays, one displaced
+ *   rows          vectors of vectors (hvector, contiguous and vector of a vector), which plans
+ *                 copy by rows; one with blocks pages apart, taken to be cached
  *   wide_32/40    32 and 40 entries of the same gather (beyond a plan's 32 leaves: walked)
  * and, checked by hand (packed and unpacked), a chain of structs 100000 levels deep, each adding a
  * vector of two ints (far too many leaves for a plan, which must see that without descending the
@@ -95,6 +97,21 @@ static MPI_Datatype mixed(int first, int absolute)
     t[5] = gather(NIDX, 2, idx);
     t[6] = gather(NIDX, 1, idx);
     return on_arrays(7, t, first, absolute);
+}
+
+static MPI_Datatype rows(int first, int absolute)
+{
+    MPI_Datatype v[3], t[4];
+    CHECK_MPI(MPI_Type_vector(4, 1, 520, MPI_DOUBLE, &v[0]));   /* 4160 bytes apart: pages apart */
+    CHECK_MPI(MPI_Type_vector(5, 2, 9, MPI_DOUBLE, &v[1]));    /* too wide for windows */
+    CHECK_MPI(MPI_Type_vector(2, 3, 40, MPI_DOUBLE, &v[2]));   /* too wide for windows */
+    CHECK_MPI(MPI_Type_create_hvector(3, 1, 16, v[0], &t[0]));
+    CHECK_MPI(MPI_Type_contiguous(2, v[1], &t[1]));
+    CHECK_MPI(MPI_Type_vector(3, 1, 1, v[2], &t[2]));
+    t[3] = gather(NIDX, 1, idx);
+    for (int k = 0; k < 3; k++)
+        CHECK_MPI(MPI_Type_free(&v[k]));
+    return on_arrays(4, t, first, absolute);   /* the first spans four arrays: entries overlap */
 }
 
 static MPI_Datatype nested(int first, int absolute)
@@ -248,7 +265,7 @@ int main(int argc, char **argv)
         int first;
     } cases[] = {
         { "lammps", lammps, 0 }, { "near_twins", near_twins, 3 }, { "mixed", mixed, 9 },
-        { "nested", nested, 20 }, { "wide_32", wide_32, 1 }, { "wide_40", wide_40, 2 },
+        { "nested", nested, 20 }, { "rows", rows, 40 }, { "wide_32", wide_32, 1 }, { "wide_40", wide_40, 2 },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         for (int count = 1; count <= 2; count++)
