@@ -47,11 +47,12 @@ MPIR_Pack_unpack_fast(bool pack, const void *typed, MPI_Count count, MPI_Datatyp
     MPID_Datatype *dt = MPID_Datatype_lookup(type);
     if (!dt || !dt->is_committed)
         return false;
-    /* longer contiguous copies go to the general path's copy in pieces (copy_long) */
+    /* the plan of one instance, once the dataloop is built (commit builds it) */
     const MPID_Plan *plan = dt->is_contig || count != 1
         ? NULL : MPID_Loop_plan(atomic_load_explicit(&dt->dataloop, memory_order_acquire));
     if (!dt->is_contig && !plan)
         return false;
+    /* longer contiguous copies go to the general path's copy in pieces (copy_long) */
     MPI_Count pos = int_pos ? *(int *) position : *(MPI_Count *) position, bytes, end;
     if (__builtin_mul_overflow(count, dt->size, &bytes) || bytes == 0 || pos < 0 || pos > bufsize
         || bytes > bufsize - pos || (!plan && (size_t) bytes > MPID_Copy_chunk))
