@@ -480,8 +480,8 @@ HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_
 
 /* The entry points: small blocks pages apart taken to be cached go to the kernels without the
  * prefetch ahead (the two differ for blocks of up to 64 B only), all others to the row loops. */
-static LATE void cached_rows(MPID_Row_kernel row, char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
-                             MPI_Count n, MPI_Aint row_step, MPI_Count rows)
+LATE void MPID_Each_row(MPID_Row_kernel row, char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
+                        MPI_Aint row_step, MPI_Count rows)
 {
     for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
         row(packed, typed, stride, bs, n);
@@ -492,7 +492,7 @@ LATE void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Coun
 {
     MPID_Row_kernel cached = MPID_Strided_cached(true, stride, bs, n * rows);
     if (cached)
-        cached_rows(cached, packed, typed, stride, bs, n, row_step, rows);
+        MPID_Each_row(cached, packed, typed, stride, bs, n, row_step, rows);
     else
         MPID_Pack_rows(packed, typed, stride, bs, n, row_step, rows);
 }
@@ -502,7 +502,7 @@ LATE void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Co
 {
     MPID_Row_kernel cached = MPID_Strided_cached(false, stride, bs, n * rows);
     if (cached)
-        cached_rows(cached, packed, typed, stride, bs, n, row_step, rows);
+        MPID_Each_row(cached, packed, typed, stride, bs, n, row_step, rows);
     else
         MPID_Unpack_rows(packed, typed, stride, bs, n, row_step, rows);
 }

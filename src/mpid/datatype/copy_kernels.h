@@ -117,6 +117,9 @@ void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count b
 /* The row kernel those two run when blocks blocks of bs bytes stride apart are taken to be in the
  * cache, for each row, or NULL where they do more: what a copy plan may call directly. */
 MPID_Row_kernel MPID_Strided_cached(bool pack, MPI_Aint stride, MPI_Count bs, MPI_Count blocks);
+/* rows rows of n blocks through row, rows row_step apart in the typed buffer */
+void MPID_Each_row(MPID_Row_kernel row, char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
+                   MPI_Aint row_step, MPI_Count rows);
 
 /* Windows: the byte masks of one small in-order element (built by segment.c's set_windows), and
  * n such elements step bytes apart moved whole. Only where MPID_Have_window_unit(). */

@@ -145,13 +145,11 @@ void MPID_Plan_run(const MPID_Plan *p, char *buf, char *stream, bool pack)
                 copy_bytes(base, stream, s->bs);
             break;
         case STEP_STRIDED:
-            if (!s->row[pack]) {
+            if (s->row[pack])
+                MPID_Each_row(s->row[pack], stream, base, s->stride, s->bs, s->n, s->row_step, s->rows);
+            else
                 (pack ? MPID_Pack_strided : MPID_Unpack_strided)(stream, base, s->stride, s->bs, s->n, s->row_step,
                                                                  s->rows);
-                break;
-            }
-            for (MPI_Count r = 0; r < s->rows; r++)
-                s->row[pack](stream + r * s->n * s->bs, at_k(base, r, s->row_step), s->stride, s->bs, s->n);
             break;
         case STEP_BLKIDX32:
             (pack ? k->pack_blkidx32 : k->unpack_blkidx32)(stream, base, s->offsets, s->bs, s->n);
