@@ -21,7 +21,7 @@
 #include <string.h>
 #include "mpir_process.h"
 #include "mpid_datatype.h"
-#include "copy_kernels.h"   /* MPID_Copy_chunk */
+#include "copy_kernels.h"   /* MPID_Copy_chunk, MPID_Stream_min */
 #include "mpid_dataloop.h"  /* MPID_Loop_plan */
 
 /* The copy a fast path leaves for the binding's last call, MPIR_Fast_done: n bytes between the
@@ -52,10 +52,12 @@ MPIR_Pack_unpack_fast(bool pack, const void *typed, MPI_Count count, MPI_Datatyp
         ? NULL : MPID_Loop_plan(atomic_load_explicit(&dt->dataloop, memory_order_acquire));
     if (!dt->is_contig && !plan)
         return false;
-    /* longer contiguous copies go to the general path's copy in pieces (copy_long) */
+    /* longer contiguous copies go to the general path's copy in pieces (copy_long), streams
+     * beyond the last-level cache to its streaming stores */
     MPI_Count pos = int_pos ? *(int *) position : *(MPI_Count *) position, bytes, end;
     if (__builtin_mul_overflow(count, dt->size, &bytes) || bytes == 0 || pos < 0 || pos > bufsize
-        || bytes > bufsize - pos || (!plan && (size_t) bytes > MPID_Copy_chunk))
+        || bytes > bufsize - pos || (!plan && (size_t) bytes > MPID_Copy_chunk)
+        || (size_t) bytes >= MPID_Stream_min)
         return false;
     end = pos + bytes;   /* <= bufsize: fits an int in the int binding */
     if (int_pos)

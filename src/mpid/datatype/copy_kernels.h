@@ -86,6 +86,23 @@ static inline __attribute__((always_inline)) void copy_bytes(char *d, const char
     }
 }
 
+/* Streams of MPID_Stream_min bytes or more, the size of the last-level cache (set by
+ * MPID_Copy_init), cannot stay in the caches until they are used. They are copied with streaming
+ * stores, which write whole lines to memory without first reading them into the cache as an
+ * ordinary store to a line not in the cache does: packing 8-byte blocks at a 16-byte stride, a
+ * third less memory traffic. Each function below returns false (or, indexed, copies as the kernels
+ * do) where its blocks are not whole 8-byte words, or unpacked blocks are too small to cover whole
+ * lines; MPID_Stream_end makes the stores visible to other threads and processes (they are weakly
+ * ordered), after the last of them. The same arguments as the kernels' (offs32 or offs). */
+extern size_t MPID_Stream_min;
+bool MPID_Stream_strided(bool pack, char *stream, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
+                         MPI_Aint row_step, MPI_Count rows);
+bool MPID_Stream_blkidx(char *stream, char *base, const MPI_Aint *offs, const int32_t *offs32, MPI_Count bs,
+                        MPI_Count n);
+MPI_Count MPID_Stream_indexed(char **stream, char *base, const MPI_Aint *off, const MPI_Count *pre, MPI_Count b,
+                              MPI_Count n, MPI_Count to);
+void MPID_Stream_end(void);
+
 /* n blocks of bs bytes between the packed stream and the typed buffer: block i at typed + i * stride
  * (strided) or at base + offs[i] (blkidx, with 64- or 32-bit offsets); and the full blocks [b, ...)
  * of an indexed leaf that end by stream byte to, from *stream on (returns the first block left). */

@@ -29,6 +29,7 @@ typedef struct {
     char *run_end;              /* OP_COUNT: where the last piece ended */
     bool stopped;               /* OP_IOV: the array is full; pos is where it stopped */
     MPI_Count *hints;           /* the segment's block hints, by loop depth */
+    bool streaming;             /* PACK, UNPACK: a stream beyond the last-level cache (copy_kernels.h) */
 } Ctx;
 
 /* A context for copying: only these fields are read by OP_PACK and OP_UNPACK, and setting them
@@ -39,6 +40,7 @@ static inline void copy_ctx(Ctx *c, int op, char *stream)
     c->stream = stream;
     c->stopped = false;
     c->hints = NULL;
+    c->streaming = false;
 }
 
 static bool is_leaf(const MPID_Loop *l)
@@ -153,12 +155,25 @@ static char *block_addr(const MPID_Loop *l, char *base, MPI_Count k)
     return l->offsets ? at(base, l->offsets[k]) : at_k(base, k, l->stride);
 }
 
+/* The same with streaming stores, or false where those do not apply (copy_kernels.h). */
+static bool streamed_blocks(Ctx *c, const MPID_Loop *leaf, char *base, MPI_Count b, MPI_Count bs, MPI_Count n)
+{
+    bool pack = c->op == OP_PACK;
+    if (leaf->offsets32)
+        return pack && MPID_Stream_blkidx(c->stream, base, NULL, leaf->offsets32 + b, bs, n);
+    if (leaf->offsets)
+        return pack && MPID_Stream_blkidx(c->stream, base, leaf->offsets + b, NULL, bs, n);
+    return MPID_Stream_strided(pack, c->stream, at_k(base, b, leaf->stride), leaf->stride, bs, n, 0, 1);
+}
+
 /* Full blocks [b, b + n) of bs bytes of a VECTOR or BLKIDX leaf. */
 static void blocks(Ctx *c, const MPID_Loop *leaf, char *base, MPI_Count b, MPI_Count bs, MPI_Count n)
 {
     bool pack = c->op == OP_PACK;
     if (pack || c->op == OP_UNPACK) {
-        if (leaf->offsets32)
+        if (c->streaming && streamed_blocks(c, leaf, base, b, bs, n))
+            ;
+        else if (leaf->offsets32)
             (pack ? MPID_Kernels->pack_blkidx32 : MPID_Kernels->unpack_blkidx32)(c->stream, base, leaf->offsets32 + b,
                                                                               bs, n);
         else if (leaf->offsets)
@@ -216,7 +231,8 @@ static void indexed_leaf(const MPID_Loop *l, char *base, MPI_Count from, MPI_Cou
         stream += hi - from;
         b++;
     }
-    b = (pack ? MPID_Kernels->pack_indexed : MPID_Kernels->unpack_indexed)(&stream, base, off, pre, b, n, to);
+    b = (!pack ? MPID_Kernels->unpack_indexed : c->streaming ? MPID_Stream_indexed : MPID_Kernels->pack_indexed)(
+        &stream, base, off, pre, b, n, to);
     if (b < n && pre[b] < to) {   /* it ends inside block b */
         char *typed = at(base, off[b]);
         if (pack)
@@ -268,8 +284,10 @@ static void strided_rows(const MPID_Loop *leaf, MPI_Aint step, char *block, MPI_
 {
     char *first = at(at_k(block, e0, step), leaf->disp);
     MPI_Count bs = leaf->blocklen * leaf->el_size;
-    (c->op == OP_PACK ? MPID_Pack_strided : MPID_Unpack_strided)(c->stream, first, leaf->stride, bs, leaf->count,
-                                                                 step, e1 - e0);
+    bool pack = c->op == OP_PACK;
+    if (!c->streaming || !MPID_Stream_strided(pack, c->stream, first, leaf->stride, bs, leaf->count, step, e1 - e0))
+        (pack ? MPID_Pack_strided : MPID_Unpack_strided)(c->stream, first, leaf->stride, bs, leaf->count, step,
+                                                         e1 - e0);
     c->stream += (e1 - e0) * leaf->size;
 }
 
@@ -281,7 +299,8 @@ static void elements(const MPID_Loop *child, MPI_Aint step, char *block, MPI_Cou
     bool copying = c->op == OP_PACK || c->op == OP_UNPACK;
     bool flat = copying && !w && is_leaf(child) && child->kind == MPID_LOOP_INDEXED && child->count <= FLAT_MAX_BLOCKS;
     bool rows = copying && !w && is_leaf(child) && child->kind == MPID_LOOP_VECTOR;
-    bool planned = copying && !w && !flat && !rows && child->plan;   /* instances of a type's root */
+    /* instances of a type's root (the plans have no streaming stores) */
+    bool planned = copying && !w && !flat && !rows && child->plan && !c->streaming;
     if (((w && copying) || flat || rows || planned) && cs > 0) {
         MPI_Count e0 = from == 0 ? 0 : (from + cs - 1) / cs, e1 = to / cs;
         if (e1 > e0) {
@@ -633,7 +652,7 @@ int MPID_Stream_copy(const void *buf, MPI_Count count, MPID_Datatype *dt, void *
     MPI_Count size;
     if (!loop)
         return err;
-    if (count == 1 && loop->plan) {   /* one instance: no size to check */
+    if (count == 1 && loop->plan && (size_t) dt->size < MPID_Stream_min) {   /* one instance: no size to check */
         MPID_Plan_run(loop->plan, (char *) buf, stream, pack);
         return MPI_SUCCESS;
     }
@@ -641,11 +660,14 @@ int MPID_Stream_copy(const void *buf, MPI_Count count, MPID_Datatype *dt, void *
         return err;
     Ctx c;
     copy_ctx(&c, pack ? OP_PACK : OP_UNPACK, stream);
-    if (count == 1)
-        return walk_deep(loop, (char *) buf, 0, size, &c);
+    c.streaming = (size_t) size >= MPID_Stream_min;
     MPID_Loop top;
-    set_top(&top, loop, dt, count, size);
-    return walk_deep(&top, (char *) buf, 0, size, &c);
+    if (count > 1)
+        set_top(&top, loop, dt, count, size);
+    err = walk_deep(count > 1 ? &top : loop, (char *) buf, 0, size, &c);
+    if (c.streaming)
+        MPID_Stream_end();
+    return err;
 }
 
 int MPID_Segment_pack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, void *dest)

@@ -1,0 +1,201 @@
+/*
+ * Packs and unpacks of streams beyond the last-level cache, which the engine copies with streaming
+ * stores (copy_kernels.h). The testlist line lowers that threshold to 64 KiB (LOOM_STREAM_MIN), so
+ * each shape below is checked at a size above it and at one below (the ordinary kernels and the
+ * copy plans), as 1 and 3 instances, packed at positions that keep the stream 16-, 8- and only
+ * 4-byte aligned (the streaming stores need whole 8-byte words, else the kernels copy), against the
+ * reference model (reftype.h): the packed bytes, guard bytes around them, and every byte of the
+ * typed buffer after unpacking.
+ *   8B, 40B, 1KiB    vectors of doubles, blocks at twice their length (1 KiB blocks are also
+ *                    unpacked with streaming stores)
+ *   far, negative    8-byte blocks 520 bytes apart (prefetched ahead) and at a negative stride
+ *   12B              blocks of three ints (not whole words)
+ *   1KiB_odd         the 1 KiB blocks 4 bytes off 8-byte alignment in the typed buffer
+ *   indexed          blocks of 1-7 ints, some whole words and some not
+ *   gather           indexed_block of pairs of doubles at increasing random displacements
+ *   rows             a vector of vectors (rows of blocks)
+ *   struct           a struct of the 8B vector and the gather (a type with a copy plan)
+ * And by hand, from MPI_BOTTOM: hindexed_blocks of absolute addresses. (Offsets that need 64 bits,
+ * blocks over 2 GiB apart, are pack_far_blocks_streaming's.)
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include "mtest.h"
+#include "reftype.h"
+
+#define BIG 16384      /* elements of a shape above the threshold */
+#define SMALL 512      /* and below it */
+#define GUARD 0xa5
+
+static uint64_t rng = 88172645463325252ull;
+static unsigned next_rand(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (unsigned) rng;
+}
+
+static MPI_Datatype vector(int n, int blocklen, int stride, MPI_Datatype old)
+{
+    MPI_Datatype t;
+    CHECK_MPI(MPI_Type_vector(n, blocklen, stride, old, &t));
+    return t;
+}
+
+/* one entry of t at byte displacement disp (frees t) */
+static MPI_Datatype displaced(MPI_Datatype t, MPI_Aint disp)
+{
+    int one = 1;
+    MPI_Datatype s;
+    CHECK_MPI(MPI_Type_create_struct(1, &one, &disp, &t, &s));
+    CHECK_MPI(MPI_Type_free(&t));
+    return s;
+}
+
+static MPI_Datatype shape(const char *name, int n)
+{
+    if (!strcmp(name, "8B"))
+        return vector(n, 1, 2, MPI_DOUBLE);
+    if (!strcmp(name, "40B"))
+        return vector(n / 4, 5, 10, MPI_DOUBLE);
+    if (!strcmp(name, "1KiB"))
+        return vector(n / 64, 128, 256, MPI_DOUBLE);
+    if (!strcmp(name, "far")) {
+        MPI_Datatype t;
+        CHECK_MPI(MPI_Type_create_hvector(n, 1, 520, MPI_DOUBLE, &t));
+        return t;
+    }
+    if (!strcmp(name, "negative"))
+        return vector(n, 1, -2, MPI_DOUBLE);
+    if (!strcmp(name, "12B"))
+        return vector(n / 2, 3, 5, MPI_INT);
+    if (!strcmp(name, "1KiB_odd"))
+        return displaced(vector(n / 64, 128, 256, MPI_DOUBLE), 4);
+    if (!strcmp(name, "indexed") || !strcmp(name, "gather")) {
+        int k = n / 2;
+        int *lens = malloc(sizeof(int) * (size_t) k), *displs = malloc(sizeof(int) * (size_t) k);
+        for (int i = 0, at = 0; i < k; i++) {
+            lens[i] = 1 + (int) (next_rand() % 7);
+            displs[i] = at;
+            at += 2 * lens[i] + 2 * (int) (next_rand() % 5);
+        }
+        MPI_Datatype t;
+        if (!strcmp(name, "indexed"))
+            CHECK_MPI(MPI_Type_indexed(k, lens, displs, MPI_INT, &t));
+        else
+            CHECK_MPI(MPI_Type_create_indexed_block(k, 2, displs, MPI_DOUBLE, &t));
+        free(lens);
+        free(displs);
+        return t;
+    }
+    if (!strcmp(name, "rows")) {
+        MPI_Datatype row = vector(64, 1, 2, MPI_DOUBLE), t;
+        CHECK_MPI(MPI_Type_create_hvector(n / 64, 1, 64 * 16 + 40, row, &t));
+        CHECK_MPI(MPI_Type_free(&row));
+        return t;
+    }
+    /* struct */
+    MPI_Datatype parts[2] = { shape("8B", n / 2), shape("gather", n / 2) }, t;
+    MPI_Aint extent, lb, displs[2];
+    int lens[2] = { 1, 1 };
+    CHECK_MPI(MPI_Type_get_extent(parts[0], &lb, &extent));
+    displs[0] = 0;
+    displs[1] = extent + 24;
+    CHECK_MPI(MPI_Type_create_struct(2, lens, displs, parts, &t));
+    CHECK_MPI(MPI_Type_free(&parts[0]));
+    CHECK_MPI(MPI_Type_free(&parts[1]));
+    return t;
+}
+
+static void check(const char *name, int n, int count, int pos)
+{
+    char what[96];
+    snprintf(what, sizeof what, "%s, %d elements, count %d, position %d", name, n, count, pos);
+    MPI_Datatype t = shape(name, n);
+    CHECK_MPI(MPI_Type_commit(&t));
+    ref_map m;
+    ref_buf typed, model;
+    if (ref_map_build(t, count, &m) || ref_buf_alloc(&typed, &m, 7) || ref_buf_clone(&model, &typed)) {
+        MTEST_FAIL("%s: the model failed", what);
+        return;
+    }
+    size_t size = (size_t) m.size;
+    unsigned char *out = malloc(size + pos + 64), *want = malloc(size);
+    memset(out, GUARD, size + pos + 64);
+    ref_pack(&m, model.base, want);
+
+    int position = pos;
+    CHECK_MPI(MPI_Pack(typed.base, count, t, out, (int) size + pos + 64, &position, MPI_COMM_WORLD));
+    CHECK(position == pos + (int) size, "%s: pack position %d", what, position);
+    CHECK(memcmp(out + pos, want, size) == 0, "%s: packed bytes differ from the model", what);
+    CHECK(mtest_untouched(out, (size_t) pos, GUARD) && mtest_untouched(out + pos + size, 64, GUARD),
+          "%s: pack wrote outside the stream", what);
+
+    for (size_t i = 0; i < size; i++)   /* new bytes to unpack */
+        out[pos + i] = (unsigned char) next_rand();
+    ref_unpack(&m, out + pos, model.base);
+    position = pos;
+    CHECK_MPI(MPI_Unpack(out, (int) size + pos, &position, typed.base, count, t, MPI_COMM_WORLD));
+    CHECK(memcmp(typed.mem, model.mem, typed.len) == 0, "%s: typed buffer after unpack differs from the model",
+                what);
+    free(out);
+    free(want);
+    ref_buf_free(&typed);
+    ref_buf_free(&model);
+    ref_map_free(&m);
+    CHECK_MPI(MPI_Type_free(&t));
+}
+
+/* Blocks of 8 and 24 bytes at absolute addresses, packed from and unpacked to MPI_BOTTOM. */
+static void check_bottom(int bs, int n)
+{
+    char *arr = malloc((size_t) n * 64);
+    unsigned char *out = malloc((size_t) n * bs + 16), *want = malloc((size_t) n * bs);
+    MPI_Aint *displs = malloc(sizeof(MPI_Aint) * (size_t) n);
+    for (int i = 0; i < n * 64; i++)
+        arr[i] = (char) next_rand();
+    for (int i = 0; i < n; i++) {
+        CHECK_MPI(MPI_Get_address(arr + (size_t) i * 64 + (i % 3) * 8, &displs[i]));
+        memcpy(want + (size_t) i * bs, arr + (size_t) i * 64 + (i % 3) * 8, (size_t) bs);
+    }
+    MPI_Datatype t;
+    CHECK_MPI(MPI_Type_create_hindexed_block(n, bs, displs, MPI_BYTE, &t));
+    CHECK_MPI(MPI_Type_commit(&t));
+    int position = 8, size = n * bs;
+    CHECK_MPI(MPI_Pack(MPI_BOTTOM, 1, t, out, size + 16, &position, MPI_COMM_WORLD));
+    CHECK(position == size + 8 && memcmp(out + 8, want, (size_t) size) == 0,
+                "MPI_BOTTOM, %d blocks of %d bytes: packed bytes differ", n, bs);
+    for (int i = 0; i < size; i++)
+        out[8 + i] = want[i] = (unsigned char) next_rand();
+    position = 8;
+    CHECK_MPI(MPI_Unpack(out, size + 16, &position, MPI_BOTTOM, 1, t, MPI_COMM_WORLD));
+    int same = 1;
+    for (int i = 0; i < n; i++)
+        same &= memcmp(arr + (size_t) i * 64 + (i % 3) * 8, want + (size_t) i * bs, (size_t) bs) == 0;
+    CHECK(same, "MPI_BOTTOM, %d blocks of %d bytes: unpacked bytes differ", n, bs);
+    CHECK_MPI(MPI_Type_free(&t));
+    free(arr);
+    free(out);
+    free(want);
+    free(displs);
+}
+
+int main(int argc, char **argv)
+{
+    MTest_Init(&argc, &argv);
+    static const char *names[] = { "8B", "40B", "1KiB", "far", "negative", "12B", "1KiB_odd", "indexed",
+                                   "gather", "rows", "struct" };
+    static const int positions[] = { 0, 8, 4, 16 };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        for (int p = 0; p < 4; p++) {
+            check(names[k], BIG, 1, positions[p]);
+            check(names[k], SMALL, 1, positions[p]);
+        }
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        check(names[k], BIG, 3, 8);
+        check(names[k], SMALL, 3, 4);
+    }
+    check_bottom(8, BIG);
+    check_bottom(24, BIG);
+    check_bottom(8, 64);
+    return MTest_Finalize();
+}
