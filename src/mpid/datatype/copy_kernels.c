@@ -665,14 +665,25 @@ static inline __attribute__((always_inline)) STREAM_TARGET void stream_pack_8(ch
     } while (0)
 
 /* Unpacked blocks are streamed only from this size on: smaller ones write parts of lines whose
- * other bytes the typed buffer keeps, which must be read anyway. */
+ * other bytes the typed buffer keeps, which must be read anyway. Those are written with ordinary
+ * stores and MEMORY_THROTTLE scratch stores after each block (see scratch_stores): with every
+ * store a miss, fewer of them in flight leave more room for the packed side's loads (40-byte
+ * blocks from memory +5-13%, 24-byte +8-10%, 8-byte +3-7%; in the L2 they would only cost; the
+ * same for irregular blocks measured 12% slower, so those are not throttled). */
 #define STREAM_UNPACK_MIN 256
+#define MEMORY_THROTTLE 2
 
 LATE STREAM_TARGET bool MPID_Stream_strided(bool pack, char *stream, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                               MPI_Aint row_step, MPI_Count rows)
 {
-    if (!stream_unit || !words(pack ? stream : typed, bs)
-        || (!pack && (bs < STREAM_UNPACK_MIN || stride % 8 || row_step % 8)))
+    if (!pack && !(stream_unit && bs >= STREAM_UNPACK_MIN && words(typed, bs) && stride % 8 == 0 && row_step % 8 == 0)) {
+        if (scratch_stores(stride, bs, n, row_step, rows))   /* their own throttle */
+            return false;
+        for (MPI_Count r = 0; r < rows; r++, stream += n * bs)
+            unpack_throttled(stream, at_k(typed, r, row_step), stride, bs, n, MEMORY_THROTTLE);
+        return true;
+    }
+    if (!stream_unit || (pack && !words(stream, bs)))
         return false;
 #define ROW_BLOCK(i) at_k(row, i, stride)
     for (MPI_Count r = 0; r < rows; r++) {
