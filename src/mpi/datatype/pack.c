@@ -4,7 +4,8 @@
  * Both directions check the whole transfer before touching memory: a buffer too small for the
  * data is MPI_ERR_TRUNCATE and nothing is written (MPICH packs what fits; we do not, so a failed
  * call leaves the user's buffers as they were). The copy itself is one segment call over the
- * whole stream (mpid_dataloop.h); contiguous types are one memcpy.
+ * whole stream (mpid_dataloop.h); contiguous types are one copy (with streaming stores beyond the
+ * last-level cache, copy_kernels.h).
  */
 #include "mpiimpl.h"
 #include "mpir_impl_proto.h"
@@ -51,6 +52,8 @@ static inline __attribute__((always_inline)) int copy_stream(const void *buf, MP
     MPI_Aint offset = dt->true_lb;
     if (dt->is_contig || MPID_Datatype_one_run(dt, count, &offset)) {
         char *data = (char *) ((uintptr_t) buf + (uintptr_t) offset);
+        if ((size_t) bytes >= MPID_Stream_min && MPID_Stream_run(pack ? packed : data, pack ? data : packed, (size_t) bytes))
+            return MPI_SUCCESS;   /* beyond the last-level cache (copy_kernels.h) */
         if (pack)
             copy_long(packed, data, (size_t) bytes);
         else

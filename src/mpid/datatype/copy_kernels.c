@@ -729,6 +729,21 @@ LATE STREAM_TARGET MPI_Count MPID_Stream_indexed(char **stream_p, char *base, co
     return b;
 }
 
+LATE STREAM_TARGET bool MPID_Stream_run(char *d, const char *s, size_t n)
+{
+    if (!stream_unit)
+        return false;
+    size_t head = (size_t) (-(uintptr_t) d & 31);   /* to d's next 32-byte boundary */
+    head = head < n ? head : n;
+    copy_bytes(d, s, (MPI_Count) head);
+    d += head, s += head, n -= head;
+    for (; n >= 32; n -= 32, d += 32, s += 32)
+        _mm256_stream_si256((__m256i *) d, _mm256_loadu_si256((const __m256i *) s));
+    copy_bytes(d, s, (MPI_Count) n);
+    _mm_sfence();
+    return true;
+}
+
 LATE void MPID_Stream_end(void)
 {
     _mm_sfence();

@@ -105,6 +105,9 @@ bool MPID_Stream_blkidx(char *stream, char *base, const MPI_Aint *offs, const in
 MPI_Count MPID_Stream_indexed(char **stream, char *base, const MPI_Aint *off, const MPI_Count *pre, MPI_Count b,
                               MPI_Count n, MPI_Count to);
 void MPID_Stream_end(void);
+/* One run of n bytes (a contiguous type) with streaming stores, visible when it returns; false
+ * without AVX2. */
+bool MPID_Stream_run(char *d, const char *s, size_t n);
 
 /* n blocks of bs bytes between the packed stream and the typed buffer: block i at typed + i * stride
  * (strided) or at base + offs[i] (blkidx, with 64- or 32-bit offsets); and the full blocks [b, ...)

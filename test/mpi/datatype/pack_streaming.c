@@ -15,6 +15,7 @@
  *   gather           indexed_block of pairs of doubles at increasing random displacements
  *   rows             a vector of vectors (rows of blocks)
  *   struct           a struct of the 8B vector and the gather (a type with a copy plan)
+ *   contig, bytes    contiguous doubles, and an odd number of bytes (one run, one copy)
  * And by hand, from MPI_BOTTOM: hindexed_blocks of absolute addresses. (Offsets that need 64 bits,
  * blocks over 2 GiB apart, are pack_far_blocks_streaming's.)
  */
@@ -55,6 +56,14 @@ static MPI_Datatype shape(const char *name, int n)
 {
     if (!strcmp(name, "8B"))
         return vector(n, 1, 2, MPI_DOUBLE);
+    if (!strcmp(name, "contig") || !strcmp(name, "bytes")) {
+        MPI_Datatype t;
+        if (!strcmp(name, "contig"))
+            CHECK_MPI(MPI_Type_contiguous(n, MPI_DOUBLE, &t));
+        else
+            CHECK_MPI(MPI_Type_contiguous(8 * n + 3, MPI_BYTE, &t));
+        return t;
+    }
     if (!strcmp(name, "40B"))
         return vector(n / 4, 5, 10, MPI_DOUBLE);
     if (!strcmp(name, "1KiB"))
@@ -183,7 +192,7 @@ int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
     static const char *names[] = { "8B", "40B", "1KiB", "far", "negative", "12B", "1KiB_odd", "indexed",
-                                   "gather", "rows", "struct" };
+                                   "gather", "rows", "struct", "contig", "bytes" };
     static const int positions[] = { 0, 8, 4, 16 };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         for (int p = 0; p < 4; p++) {
