@@ -677,11 +677,17 @@ int MPID_Segment_pack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, void 
     return process(seg, first, last, &c);
 }
 
+/* A typed buffer beyond the last-level cache is written with streaming stores (a large receive).
+ * Packing leaves the stream in the cache for whoever reads it next (the device's cells). */
 int MPID_Segment_unpack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, const void *src)
 {
     Ctx c;
     copy_ctx(&c, OP_UNPACK, (char *) src);
-    return process(seg, first, last, &c);
+    c.streaming = (size_t) seg->size >= MPID_Stream_min;
+    int err = process(seg, first, last, &c);
+    if (c.streaming)
+        MPID_Stream_end();
+    return err;
 }
 
 int MPID_Segment_for_each_run(MPID_Segment *seg, MPI_Count first, MPI_Count *last, MPID_Run_fn fn, void *state)

@@ -10,6 +10,7 @@
  *   streaming   rendezvous sends cleared to send, with data left.
  */
 #include "shm_impl.h"
+#include "copy_kernels.h"   /* streaming stores */
 
 pthread_mutex_t shm_lock_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -119,12 +120,16 @@ static void pack(MPIR_Request *req, MPI_Count first, MPI_Count *last, void *dest
         memcpy(dest, req->dev.contig_buf + first, (size_t) (*last - first));
 }
 
+/* A receive buffer beyond the last-level cache is written with streaming stores (copy_kernels.h;
+ * the segment decides the same for itself). */
 static void unpack(MPIR_Request *req, MPI_Count first, MPI_Count *last, const void *src)
 {
+    char *dest = req->dev.contig_buf + first;
+    size_t n = (size_t) (*last - first);
     if (!req->dev.contig)
         MPID_Segment_unpack(&req->dev.seg, first, last, src);
-    else if (*last > first)
-        memcpy(req->dev.contig_buf + first, src, (size_t) (*last - first));
+    else if (*last > first && !((size_t) req->dev.seg.size >= MPID_Stream_min && MPID_Stream_run(dest, src, n)))
+        memcpy(dest, src, n);
 }
 
 /* ---- cells ---- */
