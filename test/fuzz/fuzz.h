@@ -16,6 +16,10 @@
 #include "mpiimpl.h"
 #include "mpid_dataloop.h"
 
+/* The stream size from which MPI_Pack and MPI_Unpack use streaming stores (copy_kernels.h, whose
+ * helpers would clash with the fuzzer's): the checks lower it to take that path too. */
+extern size_t MPID_Stream_min;
+
 #define MAX_OPS 24
 #define MAX_SLOTS 16
 #define MAX_OWNED 64

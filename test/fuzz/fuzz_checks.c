@@ -10,7 +10,8 @@
  *   5. random chunks, forward;
  *   6. MPID_Segment_to_iov with a tiny array, from the start and after a seek;
  *   7. unpack in two pieces and in reverse chunks writes back exactly the covered bytes;
- *   8. MPI_Pack/MPI_Unpack, and MPI_ERR_TRUNCATE with nothing written for a short buffer;
+ *   8. MPI_Pack/MPI_Unpack, also through the streaming stores of streams beyond the last-level
+ *      cache, and MPI_ERR_TRUNCATE with nothing written for a short buffer;
  *   9. element counts: MPID_Segment_count_elements, MPI_Get_elements, MPI_Get_count,
  *      MPI_Status_set_elements;
  *  10. MPIX_Type_iov_len/MPIX_Type_iov (merged pieces, windows, byte limits);
@@ -436,16 +437,27 @@ static void check_mpi_pack(Stream *st)
 {
     MPI_Count S = st->S;
     int count = (int) st->count, position = 0;
-    unsigned char *out = guarded(S);
-    CHECK(MPI_Pack(st->buf, count, st->type, out, (int) S, &position, MPI_COMM_WORLD) == MPI_SUCCESS
-          && position == S, "MPI_Pack failed or moved position to %d of %lld", position, (long long) S);
-    CHECK(memcmp(out, st->ref, (size_t) S) == 0, "MPI_Pack differs from the segment pack");
-    check_guards(out, S, "MPI_Pack");
-    position = 0;
-    CHECK(MPI_Unpack(out, (int) S, &position, fresh_back(st), count, st->type, MPI_COMM_WORLD) == MPI_SUCCESS
-          && position == S, "MPI_Unpack failed");
-    CHECK(memcmp(st->back, st->expect, (size_t) st->span + 1) == 0, "MPI_Unpack(MPI_Pack(x)) differs from x");
-    unguard(out);
+    unsigned char *out;
+    /* twice: as usual, then with every stream taken to be beyond the last-level cache, copied with
+     * streaming stores (copy_kernels.h) */
+    size_t stream_min = MPID_Stream_min;
+    for (int streaming = 0; streaming < 2; streaming++) {
+        MPID_Stream_min = streaming ? 0 : stream_min;
+        out = guarded(S);
+        position = 0;
+        CHECK(MPI_Pack(st->buf, count, st->type, out, (int) S, &position, MPI_COMM_WORLD) == MPI_SUCCESS
+              && position == S, "MPI_Pack failed or moved position to %d of %lld", position, (long long) S);
+        CHECK(memcmp(out, st->ref, (size_t) S) == 0, "MPI_Pack differs from the segment pack (streaming %d)",
+              streaming);
+        check_guards(out, S, "MPI_Pack");
+        position = 0;
+        CHECK(MPI_Unpack(out, (int) S, &position, fresh_back(st), count, st->type, MPI_COMM_WORLD) == MPI_SUCCESS
+              && position == S, "MPI_Unpack failed");
+        CHECK(memcmp(st->back, st->expect, (size_t) st->span + 1) == 0,
+              "MPI_Unpack(MPI_Pack(x)) differs from x (streaming %d)", streaming);
+        unguard(out);
+    }
+    MPID_Stream_min = stream_min;
 
     if (S > 0) {
         out = guarded(S);
