@@ -132,11 +132,13 @@ void MPID_Segment_free(MPID_Segment *seg);
 
 /* Copies packed bytes [first, *last) to dest (dest[0] receives byte first). */
 int MPID_Segment_pack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, void *dest);
-/* Copies src (holding packed bytes [first, *last)) into the typed buffer. */
+/* Copies src (holding packed bytes [first, *last)) into the typed buffer; with streaming stores
+ * when the whole stream is beyond the last-level cache (copy_kernels.h). */
 int MPID_Segment_unpack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, const void *src);
 
 /* Packs (pack) or unpacks the whole stream of count instances of dt: the work of MPI_Pack and
- * MPI_Unpack, without a cursor to set up. */
+ * MPI_Unpack, without a cursor to set up; with streaming stores when the stream is beyond the
+ * last-level cache (copy_kernels.h). */
 int MPID_Stream_copy(const void *buf, MPI_Count count, struct MPID_Datatype *dt, void *stream, bool pack);
 
 /* The typed-buffer addresses of the runs that hold packed bytes [first, *last), merged where they
