@@ -124,11 +124,13 @@ static void pack(MPIR_Request *req, MPI_Count first, MPI_Count *last, void *dest
  * the segment decides the same for itself). */
 static void unpack(MPIR_Request *req, MPI_Count first, MPI_Count *last, const void *src)
 {
+    if (!req->dev.contig) {
+        MPID_Segment_unpack(&req->dev.seg, first, last, src);
+        return;
+    }
     char *dest = req->dev.contig_buf + first;
     size_t n = (size_t) (*last - first);
-    if (!req->dev.contig)
-        MPID_Segment_unpack(&req->dev.seg, first, last, src);
-    else if (*last > first && !((size_t) req->dev.seg.size >= MPID_Stream_min && MPID_Stream_run(dest, src, n)))
+    if (*last > first && !((size_t) req->dev.seg.size >= MPID_Stream_min && MPID_Stream_run(dest, src, n)))
         memcpy(dest, src, n);
 }
 
