@@ -668,7 +668,7 @@ static inline __attribute__((always_inline)) STREAM_TARGET void stream_pack_8(ch
  * other bytes the typed buffer keeps, which must be read anyway. Smaller strided blocks of whole
  * words are written one 8-byte word at a time with ordinary stores, which from memory measured
  * faster than the kernels' vector moves (in one process next to them: 40-byte blocks +13%, 8-byte
- * blocks +8-20%; two scratch stores per block instead, as unpack_throttled makes, gave +13% and
+ * blocks +6-20%; two scratch stores per block instead, as unpack_throttled makes, gave +13% and
  * +4%). Not at the strides the kernels throttle (scratch_stores), and not for irregular blocks,
  * which measured 13% slower that way. The asm keeps the compiler from joining words into vectors. */
 #define STREAM_UNPACK_MIN 256
