@@ -47,17 +47,12 @@ static inline __attribute__((always_inline)) int copy_stream(const void *buf, MP
 {
     if (bytes == 0)
         return MPI_SUCCESS;
-    /* one run of bytes (contiguous types, and e.g. a subarray face that is one run): one memcpy;
+    /* one run of bytes (contiguous types, and e.g. a subarray face that is one run): one copy;
      * integer arithmetic, since buf may be MPI_BOTTOM */
     MPI_Aint offset = dt->true_lb;
     if (dt->is_contig || MPID_Datatype_one_run(dt, count, &offset)) {
         char *data = (char *) ((uintptr_t) buf + (uintptr_t) offset);
-        if ((size_t) bytes >= MPID_Stream_min && MPID_Stream_run(pack ? packed : data, pack ? data : packed, (size_t) bytes))
-            return MPI_SUCCESS;   /* beyond the last-level cache (copy_kernels.h) */
-        if (pack)
-            copy_long(packed, data, (size_t) bytes);
-        else
-            copy_long(data, packed, (size_t) bytes);
+        copy_run(pack ? packed : data, pack ? data : packed, (size_t) bytes, (size_t) bytes);
         return MPI_SUCCESS;
     }
     return MPID_Stream_copy(buf, count, dt, packed, pack);

@@ -109,6 +109,13 @@ void MPID_Stream_end(void);
 /* One run of n bytes (a contiguous type) with streaming stores, visible when it returns; false
  * without AVX2. */
 bool MPID_Stream_run(char *d, const char *s, size_t n);
+/* n bytes of one run, part of a stream of stream_bytes in all: streamed beyond the last-level
+ * cache, else copy_long. */
+static inline void copy_run(char *d, const char *s, size_t n, size_t stream_bytes)
+{
+    if (!(stream_bytes >= MPID_Stream_min && MPID_Stream_run(d, s, n)))
+        copy_long(d, s, n);
+}
 
 /* n blocks of bs bytes between the packed stream and the typed buffer: block i at typed + i * stride
  * (strided) or at base + offs[i] (blkidx, with 64- or 32-bit offsets); and the full blocks [b, ...)

@@ -128,10 +128,8 @@ static void unpack(MPIR_Request *req, MPI_Count first, MPI_Count *last, const vo
         MPID_Segment_unpack(&req->dev.seg, first, last, src);
         return;
     }
-    char *dest = req->dev.contig_buf + first;
-    size_t n = (size_t) (*last - first);
-    if (*last > first && !((size_t) req->dev.seg.size >= MPID_Stream_min && MPID_Stream_run(dest, src, n)))
-        memcpy(dest, src, n);
+    if (*last > first)
+        copy_run(req->dev.contig_buf + first, src, (size_t) (*last - first), (size_t) req->dev.seg.size);
 }
 
 /* ---- cells ---- */
