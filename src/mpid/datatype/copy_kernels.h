@@ -92,19 +92,19 @@ static inline __attribute__((always_inline)) void copy_bytes(char *d, const char
  * written with streaming stores (AVX2), which send whole lines to memory without first reading
  * them into the cache as an ordinary store to a line not in the cache does: packing 8-byte blocks
  * at a 16-byte stride, a third less memory traffic. Smaller unpacked strided blocks, whose lines
- * keep other bytes, are written a word at a time with ordinary stores (copy_kernels.c says why).
- * The functions below take the kernels' arguments (offs32 or offs) and pack (the blkidx and
- * indexed ones only pack); where none of that applies (blocks not whole words, no AVX2, strides
- * the unpack kernels throttle their own way) the strided and blkidx ones return false and the
- * indexed one copies as the kernels do. MPID_Stream_end, after the last of them, makes the
+ * keep other bytes, are written with ordinary 16- and 8-byte stores (copy_kernels.c says why),
+ * strided and indexed ones. The functions below take the kernels' arguments (offs32 or offs) and
+ * pack (the blkidx one only packs); where none of that applies (blocks not whole words, no AVX2,
+ * strides the unpack kernels throttle their own way) the strided and blkidx ones return false
+ * and the indexed one copies as the kernels do. MPID_Stream_end, after the last of them, makes the
  * stores visible to other threads and processes (streaming stores are weakly ordered). */
 extern size_t MPID_Stream_min;
 bool MPID_Stream_strided(bool pack, char *stream, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                          MPI_Aint row_step, MPI_Count rows);
 bool MPID_Stream_blkidx(char *stream, char *base, const MPI_Aint *offs, const int32_t *offs32, MPI_Count bs,
                         MPI_Count n);
-MPI_Count MPID_Stream_indexed(char **stream, char *base, const MPI_Aint *off, const MPI_Count *pre, MPI_Count b,
-                              MPI_Count n, MPI_Count to);
+MPI_Count MPID_Stream_indexed(bool pack, char **stream, char *base, const MPI_Aint *off, const MPI_Count *pre,
+                              MPI_Count b, MPI_Count n, MPI_Count to);
 void MPID_Stream_end(void);
 /* One run of n bytes (a contiguous type) with streaming stores, visible when it returns; false
  * without AVX2. */

@@ -231,8 +231,10 @@ static void indexed_leaf(const MPID_Loop *l, char *base, MPI_Count from, MPI_Cou
         stream += hi - from;
         b++;
     }
-    b = (!pack ? MPID_Kernels->unpack_indexed : c->streaming ? MPID_Stream_indexed : MPID_Kernels->pack_indexed)(
-        &stream, base, off, pre, b, n, to);
+    if (c->streaming)
+        b = MPID_Stream_indexed(pack, &stream, base, off, pre, b, n, to);
+    else
+        b = (pack ? MPID_Kernels->pack_indexed : MPID_Kernels->unpack_indexed)(&stream, base, off, pre, b, n, to);
     if (b < n && pre[b] < to) {   /* it ends inside block b */
         char *typed = at(base, off[b]);
         if (pack)
