@@ -318,6 +318,15 @@ static void check_kernel_shapes(void)
         MPI_Type_free(&row);
         check_type(t, seed++);
     }
+    /* An x face on more pages than the TLB maps (40 rows of 64 8-byte blocks a page apart, the
+     * rows 64 pages apart: 2560 pages), which unpacks without the throttle */
+    for (int dir = 1; dir >= -1; dir -= 2) {
+        MPI_Datatype row = MPI_DATATYPE_NULL, t = MPI_DATATYPE_NULL;
+        tc_mpi_ok(MPI_Type_create_hvector(64, 1, dir * 4096, MPI_DOUBLE, &row), "MPI_Type_create_hvector");
+        tc_mpi_ok(MPI_Type_create_hvector(40, 1, dir * 64 * 4096, row, &t), "MPI_Type_create_hvector");
+        MPI_Type_free(&row);
+        check_type(t, seed++);
+    }
     /* Long blocks lines apart, some straddling pages: the pack kernel that prefetches each block
      * while it copies the one before, and the memcpy per block of the others */
     static const int long_sizes[] = { 2048, 2049, 3000, 6144 };
