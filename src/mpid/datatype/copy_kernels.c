@@ -30,7 +30,7 @@
  * them must be in flight than for nearer blocks, so they are prefetched this many blocks ahead
  * (measured on faces of a 512^3 array: +10-20%; nearer blocks lose with it). */
 #define PAGE_AHEAD 32
-/* Pages the L2 TLB maps at once (Zen 4: 3072; Zen 3: 2048). */
+/* Pages the L2 TLB maps at once: the smaller of Zen 3's (2048) and Zen 4's (3072). */
 #define TLB_PAGES 2048
 /* always_inline: the -O3 kernels and the -O2 functions below both use it, and GCC inlines
  * nothing across differing optimize levels otherwise */
