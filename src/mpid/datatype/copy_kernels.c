@@ -407,7 +407,7 @@ static int scratch_stores(MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint r
      * page walk, which spaces the misses out already, and the scratch stores only cost (8-byte x
      * faces of a 512^3 array, 262144 pages: 0.38 to 0.56 GB/s, where MPICH ran at 0.47; prefetched
      * ahead as unpack_throttled does, 0.48). */
-    if (sets == 1 && blocks > TLB_PAGES)   /* rows a page multiple apart: on pages of their own */
+    if (sets == 1 && blocks > TLB_PAGES)   /* one row's blocks, or all rows' (rows pages apart) */
         return 0;
     MPI_Count span = sets * lines < 64 ? sets * lines : 64;   /* sets the blocks fall in */
     MPI_Count fill = blocks * lines / (8 * span);              /* times their 8 ways over */
@@ -746,14 +746,12 @@ LATE STREAM_TARGET MPI_Count MPID_Stream_indexed(bool pack, char **stream_p, cha
     for (MPI_Count next = pre[b]; b < n && (next = pre[b + 1]) <= to; b++) {
         MPI_Count len = next - pre[b];
         char *typed = at(base, off[b]);
-        if (pack && words(stream, len))
-            stream_words(stream, typed, len);
+        if (!words(pack ? stream : typed, len))
+            copy_bytes(pack ? stream : typed, pack ? typed : stream, len);
         else if (pack)
-            copy_bytes(stream, typed, len);
-        else if (words(typed, len))   /* lines shared with other bytes, as a rule: not streamed */
+            stream_words(stream, typed, len);
+        else   /* lines shared with other bytes, as a rule: not streamed */
             store_words(typed, stream, len);
-        else
-            copy_bytes(typed, stream, len);
         stream += len;
     }
     *stream_p = stream;
