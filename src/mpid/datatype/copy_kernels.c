@@ -468,6 +468,16 @@ static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, 
         MPID_Kernels->unpack_strided(packed, typed, stride, bs, n);
         return;
     }
+    /* Blocks a page or more apart but not whole pages: each is a TLB miss, which bounds the loop;
+     * one move per block, with no prefetch and no joined loads, measured best (NAS MG x face
+     * class D, 4112 bytes apart: +7% over the loop below, +3.5% over it without the prefetch;
+     * prefetching each block 16 or 32 ahead: -30%). Whole pages apart the loop below is better
+     * (512^3 x face: the plain loop -12%). */
+    if (page_apart(stride) && !whole_pages_apart(stride)) {
+        for (MPI_Count i = 0; i < n; i++, packed += 8, typed = at(typed, stride))
+            memcpy(typed, packed, 8);
+        return;
+    }
     /* Blocks whole pages apart come here only in short rows or on more pages than the TLB maps
      * (others throttle, see scratch_stores); they are not prefetched at all (the many pages
      * measured slower with PAGE_AHEAD). */

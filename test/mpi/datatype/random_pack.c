@@ -279,7 +279,7 @@ static void check_type(MPI_Datatype t, unsigned long long seed)
 static void check_kernel_shapes(void)
 {
     static const int sizes[] = { 1, 8, 12, 16, 24, 32, 40, 64, 100, 128, 129, 256, 300, 1024 };
-    static const MPI_Aint strides[] = { 320, -320, 512, -512, 1024, 1040, 1536, 2048, 4096, -4096, 4128, 12288, 32768 };
+    static const MPI_Aint strides[] = { 320, -320, 512, -512, 1024, 1040, 1536, 2048, 4096, -4096, 4128, -4128, 12288, 32768 };
     static const int counts[] = { 1, 6, 37 };
     unsigned long long seed = 1u << 20;
     for (size_t s = 0; s < sizeof strides / sizeof strides[0]; s++)
