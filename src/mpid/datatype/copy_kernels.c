@@ -84,24 +84,13 @@ static inline __attribute__((always_inline)) void copy_leading(char *d, const ch
     copy_bytes(d + o, s + o, n - o);
 }
 
-/* Blocks longer than the inline copies: one memcpy each, from a loop whose state stays in the
- * registers a call preserves. Values spilled to the stack and reloaded right after memcpy's last
- * stores wait for those stores whenever the two addresses match in their low 12 bits (4 KiB
- * aliasing), which some rows of most strides do (NAS MG y face class D unpack: the loop around
- * memcpy took 2.5-3.9% of the samples with them, 1.0-1.3% without; face_y/512^3 pack +2.5%).
- * Blocks longer than MPID_Copy_chunk are left to copy_long. Addresses as integers: the typed side
- * may count from MPI_BOTTOM. */
-static HOT __attribute__((noinline)) void copy_rows(uintptr_t d, uintptr_t s, size_t len, MPI_Aint dstep,
-                                                   MPI_Aint sstep, MPI_Count n)
-{
-    for (; n > 0; n--, d += (uintptr_t) dstep, s += (uintptr_t) sstep)
-        memcpy((char *) d, (const char *) s, len);
-}
-
-/* Blocks of 129 B - 2 KiB: four loads ahead of their four stores, as in glibc's memcpy loop. One
- * load and its store at a time, as in copy_bytes, keeps fewer cache misses in flight: vec_1KiB
- * from memory packed at 12.3 instead of 16.1 GB/s (memcpy per block, as Open MPI does: 12.3). A
- * kernel of its own, so that the loops for smaller blocks keep their code and place (inlined into
+/* Blocks of 129 B up to MPID_Copy_chunk: four loads ahead of their four stores, as in glibc's
+ * memcpy loop. One load and its store at a time, as in copy_bytes, keeps fewer cache misses in
+ * flight: vec_1KiB from memory packed at 12.3 instead of 16.1 GB/s (memcpy per block, as Open MPI
+ * does: 12.3). Longer blocks went to memcpy once; this loop with the next block's first line
+ * prefetched (BLOCKS_NEXT_LINE_AHEAD) beat it on 4 KiB rows, in one process next to it: y faces
+ * of a 512^3 array pack +17% (from 0.94 to 1.10 of Open MPI), NAS MG z face class D +12% pack and
+ * +8% unpack, MG y face unpack +5%; nothing measured slower. A kernel of its own, so that the loops for smaller blocks keep their code and place (inlined into
  * them, it cost 1 KiB of code per kernel, and 92-byte WRF blocks 12-23% from the move alone). */
 static inline __attribute__((always_inline)) void copy_grouped(char *d, const char *s, MPI_Count n)
 {
@@ -172,12 +161,8 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
                     copy_bytes(packed, typed, bs); \
                 return; \
             } \
-            if (bs >= MID_BLOCKS_MIN && bs <= COPY_INLINE_MAX) { \
+            if (bs >= MID_BLOCKS_MIN && (size_t) bs <= MPID_Copy_chunk) { \
                 MID(packed, typed, stride, bs, n); \
-                return; \
-            } \
-            if (bs > COPY_INLINE_MAX && (size_t) bs <= MPID_Copy_chunk) { \
-                copy_rows((uintptr_t) DST, (uintptr_t) SRC, (size_t) bs, RW ? stride : bs, RW ? bs : stride, n); \
                 return; \
             } \
             BLOCKS_NEXT_LINE_AHEAD(copy_bytes, DST, SRC, RW) \

@@ -275,10 +275,11 @@ static void check_type(MPI_Datatype t, unsigned long long seed)
 
 /* Strided blocks in the shapes the copy kernels treat apart, which random strides seldom hit:
  * fixed block sizes, blocks cache lines and pages apart, and strides of a multiple of 512 bytes
- * (whose blocks share a few L1 sets; unpack throttles its stores there), forward and backward. */
+ * (whose blocks share a few L1 sets; unpack throttles its stores there), forward and backward;
+ * blocks longer than the inline copies too. */
 static void check_kernel_shapes(void)
 {
-    static const int sizes[] = { 1, 8, 12, 16, 24, 32, 40, 64, 100, 128, 129, 256, 300, 1024 };
+    static const int sizes[] = { 1, 8, 12, 16, 24, 32, 40, 64, 100, 128, 129, 256, 300, 1024, 2056, 4100 };
     static const MPI_Aint strides[] = { 320, -320, 512, -512, 1024, 1040, 1536, 2048, 4096, -4096, 4128, -4128, 12288, 32768 };
     static const int counts[] = { 1, 6, 37 };
     unsigned long long seed = 1u << 20;
