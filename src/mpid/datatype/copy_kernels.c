@@ -90,8 +90,9 @@ static inline __attribute__((always_inline)) void copy_leading(char *d, const ch
  * does: 12.3). Longer blocks went to memcpy once; this loop with the next block's first line
  * prefetched (BLOCKS_NEXT_LINE_AHEAD) beat it on 4 KiB rows, in one process next to it: y faces
  * of a 512^3 array pack +17% (from 0.94 to 1.10 of Open MPI), NAS MG z face class D +12% pack and
- * +8% unpack, MG y face unpack +5%; nothing measured slower. A kernel of its own, so that the loops for smaller blocks keep their code and place (inlined into
- * them, it cost 1 KiB of code per kernel, and 92-byte WRF blocks 12-23% from the move alone). */
+ * +8% unpack, MG y face unpack +5%; nothing measured slower. A kernel of its own, so that the
+ * loops for smaller blocks keep their code and place (inlined into them, it cost 1 KiB of code
+ * per kernel, and 92-byte WRF blocks 12-23% from the move alone). */
 static inline __attribute__((always_inline)) void copy_grouped(char *d, const char *s, MPI_Count n)
 {
     V32 last = *(const V32 *) (s + n - 32);
