@@ -54,32 +54,47 @@ STRIDE_TEST lines_apart(MPI_Aint stride)
     return stride >= 256 || stride <= -256;
 }
 
-/* Packing long blocks with a gap of lines between them: the hardware prefetcher stops at each
- * block's end and at each page boundary, so each block's lines are prefetched while the block
- * before it is copied, four lines per 256 copied bytes (NAS MG y face class D +4-7%, FFT2D
- * N=1536 +9-14%). Not where it measured slower: where the blocks each fit in one page (they
- * stream well without it; -6%), nor where the next block falls in the L2 sets of this one, as
- * with power-of-two strides (there it evicts what is being copied: 4 KiB y faces of a 512^3
- * array -7 to -12%). */
+/* Long blocks with a gap of lines between them: the hardware prefetcher stops at each block's end
+ * and at each page boundary, so each block's lines are prefetched while the block before it is
+ * copied, four lines per 256 copied bytes. Packing: NAS MG y face class D +4-7%, FFT2D N=1536
+ * +9-14%; not where it measured slower: where the blocks each fit in one page (they stream well
+ * without it; -6%), nor where the next block falls in the L2 sets of this one, as with
+ * power-of-two strides (there it evicts what is being copied: 4 KiB y faces of a 512^3 array -7
+ * to -12%). Unpacking, prefetched for writing, gains at every such stride (in one process next
+ * to the grouped copy: FFT2D N=1536 +31%, N=512 +6%, MG y face class D +6%, 512^3 y face +3%),
+ * with each 256 bytes' eight loads ahead of their stores (as 256-byte memcpys, whose loads and
+ * stores interleave: 512^3 y face -11%, MG y face -3%; packing is the other way round, FFT2D
+ * N=1536 -16% with the loads ahead). */
 #define LEAD_MIN 2048
 static size_t l2_set_span = 128 << 10;   /* set by MPID_Copy_init */
-STRIDE_TEST lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs)
+STRIDE_TEST lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs, bool unpack)
 {
     size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
     size_t sets_apart = dist % l2_set_span;
     bool gap = dist >= (size_t) bs + 256;
     bool straddle = dist % 4096 != 0 || (uintptr_t) typed % 4096 + (uintptr_t) bs > 4096;
     bool other_sets = sets_apart >= (size_t) bs && sets_apart <= l2_set_span - (size_t) bs;
-    return bs >= LEAD_MIN && gap && straddle && other_sets;
+    return bs >= LEAD_MIN && gap && (unpack || (straddle && other_sets));
 }
 static inline __attribute__((always_inline)) void copy_leading(char *d, const char *s, MPI_Count n,
-                                                               const char *next)
+                                                               const char *next, bool unpack)
 {
     MPI_Count o = 0;
     for (; o + 256 <= n; o += 256) {
         for (int k = 0; k < 256; k += 64)
-            __builtin_prefetch(next + o + k, 0);
-        memcpy(d + o, s + o, 256);
+            if (unpack)
+                __builtin_prefetch(next + o + k, 1);
+            else
+                __builtin_prefetch(next + o + k, 0);
+        if (!unpack) {
+            memcpy(d + o, s + o, 256);
+            continue;
+        }
+        V32 v[8];
+        for (int k = 0; k < 8; k++)
+            v[k] = *(const V32 *) (s + o + 32 * k);
+        for (int k = 0; k < 8; k++)
+            *(V32 *) (d + o + 32 * k) = v[k];
     }
     copy_bytes(d + o, s + o, n - o);
 }
@@ -154,12 +169,12 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
             STRIDED_CASE(24, DST, SRC, RW) STRIDED_CASE(32, DST, SRC, RW) STRIDED_CASE(40, DST, SRC, RW) \
             STRIDED_CASE(48, DST, SRC, RW) STRIDED_CASE(64, DST, SRC, RW) \
         default: \
-            if (!RW && lead_blocks(typed, stride, bs)) { \
+            if (lead_blocks(typed, stride, bs, RW)) { \
                 MPI_Count i = 0; \
                 for (; i + 1 < n; i++, packed += bs, typed = at(typed, stride)) \
-                    copy_leading(packed, typed, bs, at(typed, stride)); \
+                    copy_leading(DST, SRC, bs, at(typed, stride), RW); \
                 if (n > 0) \
-                    copy_bytes(packed, typed, bs); \
+                    copy_bytes(DST, SRC, bs); \
                 return; \
             } \
             if (bs >= MID_BLOCKS_MIN && (size_t) bs <= MPID_Copy_chunk) { \
