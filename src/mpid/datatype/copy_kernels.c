@@ -482,7 +482,7 @@ static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, 
     /* Blocks whole pages apart come here only in short rows or on more pages than the TLB maps
      * (others throttle, see scratch_stores); they are not prefetched at all (the many pages
      * measured slower with PAGE_AHEAD). */
-    bool lead = lines_apart(stride) && !whole_pages_apart(stride);
+    bool lead = lines_apart(stride) && !page_apart(stride);
     MPI_Count i = 0;
     for (; i + 4 <= n; i += 4, packed += 32, typed = at_k(typed, 4, stride)) {
         if (lead && i + 12 <= n)   /* one write prefetch per four lines measured best (MG x faces: +10%) */

@@ -328,8 +328,8 @@ static void check_kernel_shapes(void)
         MPI_Type_free(&row);
         check_type(t, seed++);
     }
-    /* Long blocks lines apart, some straddling pages: the pack kernel that prefetches each block
-     * while it copies the one before, and the memcpy per block of the others */
+    /* Long blocks lines apart, some straddling pages: the kernels that prefetch each block while
+     * they copy the one before (pack and unpack), and the grouped copy of the others */
     static const int long_sizes[] = { 2048, 2049, 3000, 6144 };
     static const MPI_Aint long_strides[] = { 4128, -4128, 9000, 24576 };
     for (size_t s = 0; s < sizeof long_strides / sizeof long_strides[0]; s++)
