@@ -712,8 +712,9 @@ static inline __attribute__((always_inline)) STREAM_TARGET void store_words(char
 }
 
 /* Strided blocks of up to 64 bytes one 8-byte store per word, in a loop the compiler may not
- * join or unroll: 40-byte blocks 80 apart unpacked from memory +5% next to store_words, in every
- * one of 12 runs (MPICH's unpack loop has this form, and was as far ahead of store_words). */
+ * join or unroll: 40-byte blocks 80 apart unpacked from memory +1-10% (mean +4%) next to
+ * store_words, ahead in each of 16 runs (MPICH's unpack loop has this form, and was as far ahead
+ * of store_words). */
 #define WORD_UNPACK_MAX 64
 static inline __attribute__((always_inline)) void store_each_word(char *d, const char *s, MPI_Count n)
 {
