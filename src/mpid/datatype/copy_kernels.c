@@ -141,6 +141,23 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
         BLOCKS_NEXT_LINE_AHEAD(copy_grouped, DST, SRC, RW) \
     }
 
+/* A block of constant size n. 12 bytes (three floats: WRF x faces) as three 4-byte moves, kept
+ * apart by the asm: the compiler's 8 + 4 moves measured slower (in one process, pack +1-4% and
+ * unpack +0-2% with these, ahead in each of 8 runs; the packed side's 8-byte moves at 12-byte
+ * steps cross a cache line in one block of 16). */
+static inline __attribute__((always_inline)) void move_block(char *d, const char *s, MPI_Count n)
+{
+    if (n != 12) {
+        memcpy(d, s, n);
+        return;
+    }
+    for (int k = 0; k < 12; k += 4) {
+        uint32_t w;
+        memcpy(&w, s + k, 4);
+        __asm__("" : "+r"(w));
+        memcpy(d + k, &w, 4);
+    }
+}
 /* A constant size lets the compiler turn each copy into a few moves. The first lead blocks
  * prefetch the block ahead blocks on; the rest do not, since a prefetch past the run's end may
  * hit an unmapped page, whose page walk costs more than the copy (NAS LU y faces: 48 vs 29 GB/s). */
@@ -149,10 +166,10 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
         MPI_Count i = 0; \
         for (; i < lead; i++, packed += N, typed = at(typed, stride)) { \
             __builtin_prefetch(at_k(typed, ahead, stride), RW); \
-            memcpy(DST, SRC, N); \
+            move_block(DST, SRC, N); \
         } \
         for (; i < n; i++, packed += N, typed = at(typed, stride)) \
-            memcpy(DST, SRC, N); \
+            move_block(DST, SRC, N); \
         return; \
     }
 /* RW: 1 when the typed buffer is written (unpack), so its lines are prefetched for writing.
