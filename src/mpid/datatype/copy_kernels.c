@@ -141,13 +141,14 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
         BLOCKS_NEXT_LINE_AHEAD(copy_grouped, DST, SRC, RW) \
     }
 
-/* A block of constant size n. 12 bytes (three floats: WRF x faces) as three 4-byte moves, kept
- * apart by the asm: the compiler's 8 + 4 moves measured slower (in one process, pack +1-4% and
- * unpack +0-2% with these, ahead in each of 8 runs; the packed side's 8-byte moves at 12-byte
- * steps cross a cache line in one block of 16). */
-static inline __attribute__((always_inline)) void move_block(char *d, const char *s, MPI_Count n)
+/* A block of constant size n. 12 bytes (three floats) on lines of their own (at least 64
+ * bytes apart: WRF x faces) as three 4-byte moves, kept apart by the asm: the compiler's 8 + 4
+ * moves measured slower there (in one process, pack +1-4% and unpack +0-2% with these, ahead in
+ * each of 8 runs), but faster on blocks close together, where the moves bound the loop (SPECFEM3D
+ * mt, 24 bytes apart: the 4-byte moves lost a third). */
+static inline __attribute__((always_inline)) void move_block(char *d, const char *s, MPI_Count n, bool own_lines)
 {
-    if (n != 12) {
+    if (n != 12 || !own_lines) {
         memcpy(d, s, n);
         return;
     }
@@ -166,10 +167,10 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
         MPI_Count i = 0; \
         for (; i < lead; i++, packed += N, typed = at(typed, stride)) { \
             __builtin_prefetch(at_k(typed, ahead, stride), RW); \
-            move_block(DST, SRC, N); \
+            move_block(DST, SRC, N, own_lines); \
         } \
         for (; i < n; i++, packed += N, typed = at(typed, stride)) \
-            move_block(DST, SRC, N); \
+            move_block(DST, SRC, N, own_lines); \
         return; \
     }
 /* RW: 1 when the typed buffer is written (unpack), so its lines are prefetched for writing.
@@ -180,6 +181,7 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
         bool far = lines_apart(stride);   /* the hardware prefetcher does not follow: we lead */ \
         MPI_Count ahead = page_apart(stride) ? PAGE_AHEAD : RW ? 8 : 16; \
         MPI_Count lead = LEAD && far && n > ahead ? n - ahead : 0; \
+        bool own_lines = stride >= 64 || stride <= -64; \
         switch (bs) { \
             STRIDED_CASE(1, DST, SRC, RW) STRIDED_CASE(2, DST, SRC, RW) STRIDED_CASE(4, DST, SRC, RW) \
             STRIDED_CASE(8, DST, SRC, RW) STRIDED_CASE(12, DST, SRC, RW) STRIDED_CASE(16, DST, SRC, RW) \
