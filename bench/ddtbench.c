@@ -161,20 +161,31 @@ static long calibrate(const op *o)
     }
 }
 
-/* The repetitions of all operations take turns, in an order that rotates from one round of turns
- * to the next, so a slow moment of the machine, or the cache state one operation leaves, does not
- * fall on one of them only. */
+/* The repetitions of all operations take turns, in an order shuffled afresh for each round of
+ * turns, so that neither a slow moment of the machine nor the cache state one operation leaves
+ * falls on one of them only. (An order that only rotated kept each operation behind the same
+ * one: each library's unpack behind its own pack, which leaves the caches differently in each.) */
 static void measure(op *ops, int n)
 {
+    int order[MAXLIBS * 4 + 1];
+    unsigned seed = 1;   /* the same orders in every run */
     for (int k = 0; k < n; k++)
         ops[k].iters = calibrate(&ops[k]);
-    for (int r = 0; r < reps; r++)
+    for (int r = 0; r < reps; r++) {
+        for (int j = 0; j < n; j++)
+            order[j] = j;
+        for (int j = n - 1; j > 0; j--) {   /* Fisher-Yates */
+            seed = seed * 1103515245u + 12345u;
+            int k = (int) ((seed >> 16) % (unsigned) (j + 1)), t = order[j];
+            order[j] = order[k], order[k] = t;
+        }
         for (int j = 0; j < n; j++) {
-            op *o = &ops[(j + r) % n];
+            op *o = &ops[order[j]];
             double t = now();
             run_op(o, o->iters);
             o->per_call[r] = (now() - t) / o->iters;
         }
+    }
 }
 
 /* Keeps the core busy for a moment, so that the first measurement does not find it idling at a
