@@ -711,8 +711,8 @@ static inline __attribute__((always_inline)) STREAM_TARGET void stream_pack_8(ch
  * process next to them: strided 40-byte blocks +13%, 8-byte ones +6-20%, where two scratch stores
  * per block instead, as unpack_throttled makes, gave +13% and +4%; irregular blocks of 8-256
  * bytes +3-6%; 8-byte stores alone were 13% slower on the irregular ones, but are a little
- * faster on short strided blocks: store_each_word). Not at the strides the kernels throttle (scratch_stores). The asm keeps the
- * compiler from joining the moves. */
+ * faster on short strided blocks: store_each_word). Not at the strides the kernels throttle
+ * (scratch_stores). The asm keeps the compiler from joining the moves. */
 #define STREAM_UNPACK_MIN 256
 static inline __attribute__((always_inline)) STREAM_TARGET void store_words(char *d, const char *s, MPI_Count n)
 {
@@ -732,8 +732,7 @@ static inline __attribute__((always_inline)) STREAM_TARGET void store_words(char
 
 /* Strided blocks of up to 64 bytes one 8-byte store per word, in a loop the compiler may not
  * join or unroll: 40-byte blocks 80 apart unpacked from memory +1-10% (mean +4%) next to
- * store_words, ahead in each of 16 runs (MPICH's unpack loop has this form, and was as far ahead
- * of store_words). */
+ * store_words, ahead in each of 16 runs (MPICH's unpack loop has this form). */
 #define WORD_UNPACK_MAX 64
 static inline __attribute__((always_inline)) void store_each_word(char *d, const char *s, MPI_Count n)
 {
