@@ -48,6 +48,12 @@ STRIDE_TEST whole_pages_apart(MPI_Aint stride)
 {
     return page_apart(stride) && stride % 4096 == 0;
 }
+/* A page or more apart, not whole pages (NAS MG x faces): each block is a TLB miss, which bounds
+ * the 8-byte unpack loops (unpack_row, unpack_rows2_8). */
+STRIDE_TEST uneven_pages_apart(MPI_Aint stride)
+{
+    return page_apart(stride) && !whole_pages_apart(stride);
+}
 /* Blocks a few cache lines apart or more: the hardware prefetcher does not follow them. */
 STRIDE_TEST lines_apart(MPI_Aint stride)
 {
@@ -141,6 +147,15 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
         BLOCKS_NEXT_LINE_AHEAD(copy_grouped, DST, SRC, RW) \
     }
 
+/* One move of a T that the compiler may not join with its neighbours (the asm hides the value):
+ * where the width of each store was measured to matter. */
+#define MOVE_APART(T, D, S) \
+    do { \
+        T w_; \
+        memcpy(&w_, (S), sizeof w_); \
+        __asm__("" : "+r"(w_)); \
+        memcpy((D), &w_, sizeof w_); \
+    } while (0)
 /* A block of constant size n. 12 bytes (three floats) on lines of their own (at least 64
  * bytes apart: WRF x faces) as three 4-byte moves, kept apart by the asm: the compiler's 8 + 4
  * moves measured slower there (in one process, pack +1-4% and unpack +0-2% with these, ahead in
@@ -152,12 +167,8 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
         memcpy(d, s, n);
         return;
     }
-    for (int k = 0; k < 12; k += 4) {
-        uint32_t w;
-        memcpy(&w, s + k, 4);
-        __asm__("" : "+r"(w));
-        memcpy(d + k, &w, 4);
-    }
+    for (int k = 0; k < 12; k += 4)
+        MOVE_APART(uint32_t, d + k, s + k);
 }
 /* A constant size lets the compiler turn each copy into a few moves. The first lead blocks
  * prefetch the block ahead blocks on; the rest do not, since a prefetch past the run's end may
@@ -493,7 +504,7 @@ static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, 
      * class D, 4112 bytes apart: +7% over the loop below, +3.5% over it without the prefetch;
      * prefetching each block 16 or 32 ahead: -30%). Whole pages apart the loop below is better
      * (512^3 x face: the plain loop -12%). */
-    if (page_apart(stride) && !whole_pages_apart(stride)) {
+    if (uneven_pages_apart(stride)) {
         for (MPI_Count i = 0; i < n; i++, packed += 8, typed = at(typed, stride))
             memcpy(typed, packed, 8);
         return;
@@ -536,7 +547,7 @@ HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_
 {
     int k = scratch_stores(stride, bs, n, row_step, rows);
     MPI_Count r = 0;
-    if (bs == 8 && k == 0 && page_apart(stride) && !whole_pages_apart(stride))
+    if (bs == 8 && k == 0 && uneven_pages_apart(stride))
         for (; r + 2 <= rows; r += 2, packed += 2 * n * bs, typed = at_k(typed, 2, row_step))
             unpack_rows2_8(packed, typed, stride, n, row_step);
     for (; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
@@ -741,12 +752,8 @@ static inline __attribute__((always_inline)) STREAM_TARGET void store_words(char
         __asm__("" : "+x"(v));
         _mm_storeu_si128((__m128i *) (d + i), v);
     }
-    if (i < n) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        __asm__("" : "+r"(w));
-        memcpy(d + i, &w, 8);
-    }
+    if (i < n)
+        MOVE_APART(uint64_t, d + i, s + i);
 }
 
 /* Strided blocks of up to 64 bytes one 8-byte store per word, in a loop the compiler may not
@@ -755,12 +762,8 @@ static inline __attribute__((always_inline)) STREAM_TARGET void store_words(char
 #define WORD_UNPACK_MAX 64
 static inline __attribute__((always_inline)) void store_each_word(char *d, const char *s, MPI_Count n)
 {
-    for (MPI_Count i = 0; i < n; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        __asm__("" : "+r"(w));
-        memcpy(d + i, &w, 8);
-    }
+    for (MPI_Count i = 0; i < n; i += 8)
+        MOVE_APART(uint64_t, d + i, s + i);
 }
 
 LATE STREAM_TARGET bool MPID_Stream_strided(bool pack, char *stream, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
@@ -780,12 +783,12 @@ LATE STREAM_TARGET bool MPID_Stream_strided(bool pack, char *stream, char *typed
             STREAM_BLOCKS(true, ROW_BLOCK, lines_apart(stride));
         } else if (bs >= STREAM_UNPACK_MIN) {
             STREAM_BLOCKS(false, ROW_BLOCK, lines_apart(stride));
+        } else if (bs <= WORD_UNPACK_MAX) {
+            for (MPI_Count i = 0; i < n; i++, stream += bs)
+                store_each_word(ROW_BLOCK(i), stream, bs);
         } else {
             for (MPI_Count i = 0; i < n; i++, stream += bs)
-                if (bs <= WORD_UNPACK_MAX)
-                    store_each_word(ROW_BLOCK(i), stream, bs);
-                else
-                    store_words(ROW_BLOCK(i), stream, bs);
+                store_words(ROW_BLOCK(i), stream, bs);
         }
     }
 #undef ROW_BLOCK
