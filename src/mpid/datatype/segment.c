@@ -266,43 +266,42 @@ static void strided_blocks(Ctx *c, char *first, MPI_Aint stride, MPI_Count bs, M
     c->stream += rows * n * bs;
 }
 
-/* Whether the blocks of an indexed leaf follow one another in memory as in the stream: fields of
- * different types side by side (a struct {double; int; char[3]}), blocks of their own for the
- * types' sake, are one run of bytes to copy. */
-static bool one_run_of_bytes(const MPID_Loop *leaf)
-{
-    for (MPI_Count b = 0; b + 1 < leaf->count; b++)
-        if (leaf->offsets[b] + (leaf->prefix[b + 1] - leaf->prefix[b]) != leaf->offsets[b + 1])
-            return false;
-    return true;
-}
-
 /* Whole elements [e0, e1) of a small indexed leaf (a struct of basic entries), step bytes apart
  * from block, copied run by run without a walk per element: how padded structs move where they
- * have no windows (no AVX-512, or fields out of memory order). Fields side by side are strided
- * blocks for the kernels (the padded struct of the benchmark without windows, Zen 4 at half
- * speed: 3.2 to 17.5 GB/s in the L2, where Open MPI runs 7 and the hand loop 15). */
+ * have no windows (no AVX-512, or fields out of memory order). Fields side by side, blocks of
+ * their own for the types' sake, are one run to copy; where that makes the element one run, the
+ * elements are strided blocks for the kernels (the padded struct {double; int; char[3]} of the
+ * benchmark without windows, Zen 4 at half speed: 3.2 to 17.5 GB/s in the L2, where Open MPI runs
+ * 7 and the hand loop 15). The runs are kept in locals: stores through char * may alias the
+ * leaf's arrays, which would be read again for every element. Only leaves of at most
+ * FLAT_MAX_BLOCKS blocks come here (elements). */
 static void flat_elements(const MPID_Loop *leaf, MPI_Aint step, char *block, MPI_Count e0, MPI_Count e1, Ctx *c)
 {
-    const MPI_Aint *off = leaf->offsets;
-    const MPI_Count *pre = leaf->prefix;
-    const MPI_Count n = leaf->count;
-    char *stream = c->stream;
-    if (one_run_of_bytes(leaf)) {
-        strided_blocks(c, at(at_k(block, e0, step), leaf->disp + off[0]), step, leaf->size, e1 - e0, 0, 1);
+    MPI_Aint off[FLAT_MAX_BLOCKS];
+    MPI_Count len[FLAT_MAX_BLOCKS];
+    int runs = 0;
+    for (MPI_Count b = 0; b < leaf->count; b++) {
+        MPI_Aint o = leaf->offsets[b];
+        MPI_Count l = leaf->prefix[b + 1] - leaf->prefix[b];
+        if (runs > 0 && off[runs - 1] + len[runs - 1] == o)
+            len[runs - 1] += l;
+        else
+            off[runs] = o, len[runs++] = l;
+    }
+    char *el = at(at_k(block, e0, step), leaf->disp);
+    if (runs == 1) {
+        strided_blocks(c, at(el, off[0]), step, len[0], e1 - e0, 0, 1);
         return;
     }
-    for (MPI_Count e = e0; e < e1; e++) {
-        char *el = at(at_k(block, e, step), leaf->disp);
-        for (MPI_Count b = 0; b < n; b++) {
-            MPI_Count len = pre[b + 1] - pre[b];
-            if (c->op == OP_PACK)
-                copy_bytes(stream, at(el, off[b]), len);
-            else
-                copy_bytes(at(el, off[b]), stream, len);
-            stream += len;
-        }
-    }
+    char *stream = c->stream;
+    if (c->op == OP_PACK)
+        for (MPI_Count e = e0; e < e1; e++, el = at(el, step))
+            for (int r = 0; r < runs; stream += len[r], r++)
+                copy_bytes(stream, at(el, off[r]), len[r]);
+    else
+        for (MPI_Count e = e0; e < e1; e++, el = at(el, step))
+            for (int r = 0; r < runs; stream += len[r], r++)
+                copy_bytes(at(el, off[r]), stream, len[r]);
     c->stream = stream;
 }
 
