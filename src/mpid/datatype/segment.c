@@ -268,40 +268,33 @@ static void strided_blocks(Ctx *c, char *first, MPI_Aint stride, MPI_Count bs, M
 
 /* Whole elements [e0, e1) of a small indexed leaf (a struct of basic entries), step bytes apart
  * from block, copied run by run without a walk per element: how padded structs move where they
- * have no windows (no AVX-512, or fields out of memory order). Fields side by side, blocks of
- * their own for the types' sake, are one run to copy; where that makes the element one run, the
- * elements are strided blocks for the kernels (the padded struct {double; int; char[3]} of the
- * benchmark without windows, Zen 4 at half speed: 3.2 to 17.5 GB/s in the L2, where Open MPI runs
- * 7 and the hand loop 15). The runs are kept in locals: stores through char * may alias the
- * leaf's arrays, which would be read again for every element. Only leaves of at most
- * FLAT_MAX_BLOCKS blocks come here (elements). */
+ * have no windows (no AVX-512, or fields out of memory order). The runs are those of the first
+ * element, merged where they touch as for MPID_Segment_to_iov: fields side by side, blocks of their
+ * own for the types' sake, are one run. Where an element is one run, the elements are strided
+ * blocks for the kernels (the padded struct {double; int; char[3]} of the benchmark without
+ * windows, Zen 4 at half speed: 3.2 to 17.5 GB/s in the L2, where Open MPI runs 7 and the hand
+ * loop 15). The runs are in a local array: stores through char * may alias the leaf's arrays,
+ * which would be read again for every element. Only leaves of at most FLAT_MAX_BLOCKS blocks come
+ * here (elements), so the runs always fit. */
 static void flat_elements(const MPID_Loop *leaf, MPI_Aint step, char *block, MPI_Count e0, MPI_Count e1, Ctx *c)
 {
-    MPI_Aint off[FLAT_MAX_BLOCKS];
-    MPI_Count len[FLAT_MAX_BLOCKS];
-    int runs = 0;
-    for (MPI_Count b = 0; b < leaf->count; b++) {
-        MPI_Aint o = leaf->offsets[b];
-        MPI_Count l = leaf->prefix[b + 1] - leaf->prefix[b];
-        if (runs > 0 && off[runs - 1] + len[runs - 1] == o)
-            len[runs - 1] += l;
-        else
-            off[runs] = o, len[runs++] = l;
-    }
-    char *el = at(at_k(block, e0, step), leaf->disp);
-    if (runs == 1) {
-        strided_blocks(c, at(el, off[0]), step, len[0], e1 - e0, 0, 1);
+    MPID_Iov runs[FLAT_MAX_BLOCKS];
+    Ctx first = { .op = OP_IOV, .iov = runs, .max_iov = FLAT_MAX_BLOCKS };
+    walk(leaf, at_k(block, e0, step), 0, leaf->size, &first);
+    if (first.n_iov == 1) {
+        strided_blocks(c, runs[0].base, step, runs[0].len, e1 - e0, 0, 1);
         return;
     }
     char *stream = c->stream;
+    MPI_Aint d = 0;   /* from the first element to element e */
     if (c->op == OP_PACK)
-        for (MPI_Count e = e0; e < e1; e++, el = at(el, step))
-            for (int r = 0; r < runs; stream += len[r], r++)
-                copy_bytes(stream, at(el, off[r]), len[r]);
+        for (MPI_Count e = e0; e < e1; e++, d += step)
+            for (MPI_Count r = 0; r < first.n_iov; stream += runs[r].len, r++)
+                copy_bytes(stream, at(runs[r].base, d), runs[r].len);
     else
-        for (MPI_Count e = e0; e < e1; e++, el = at(el, step))
-            for (int r = 0; r < runs; stream += len[r], r++)
-                copy_bytes(at(el, off[r]), stream, len[r]);
+        for (MPI_Count e = e0; e < e1; e++, d += step)
+            for (MPI_Count r = 0; r < first.n_iov; stream += runs[r].len, r++)
+                copy_bytes(at(runs[r].base, d), stream, runs[r].len);
     c->stream = stream;
 }
 
