@@ -373,6 +373,14 @@ static HOT_LOOPS __attribute__((noinline)) void pack_row(char *packed, char *typ
         MPID_Kernels->pack_strided(packed, typed, stride, bs, n);
         return;
     }
+    /* A page or more apart, not whole pages (NAS MG x faces): each load is a TLB miss, and one
+     * load per block keeps the most of them in flight (Xeon, MG x face class D: 0.68 to 0.84 GB/s,
+     * as MPICH and the hand loop; the joined loads below waited on each other's page walks). */
+    if (uneven_pages_apart(stride)) {
+        for (MPI_Count i = 0; i < n; i++, packed += 8, typed = at(typed, stride))
+            memcpy(packed, typed, 8);
+        return;
+    }
     MPI_Count i = 0;
     for (; i + 4 <= n; i += 4, packed += 32, typed = at_k(typed, 4, stride)) {
         if (pages && i + PAGE_AHEAD + 4 <= n)
@@ -388,32 +396,13 @@ static HOT_LOOPS __attribute__((noinline)) void pack_row(char *packed, char *typ
     MPID_Kernels->pack_strided(packed, typed, stride, 8, n - i);
 }
 
-/* Four rows of 8-byte blocks at once, one block of each in turn: four independent streams of
- * loads, where one row's blocks are lines apart and each load is a cache miss. */
-static HOT __attribute__((noinline)) void pack_rows4_8(char *packed, char *typed, MPI_Aint stride, MPI_Count n,
-                                                      MPI_Aint row_step)
-{
-    char *t0 = typed, *t1 = at(t0, row_step), *t2 = at(t1, row_step), *t3 = at(t2, row_step);
-    char *p = packed;
-    for (MPI_Count i = 0; i < n; i++, p += 8) {
-        MPI_Aint off = (MPI_Aint) ((uintptr_t) i * (uintptr_t) stride);
-        memcpy(p, at(t0, off), 8);
-        memcpy(p + 8 * n, at(t1, off), 8);
-        memcpy(p + 16 * n, at(t2, off), 8);
-        memcpy(p + 24 * n, at(t3, off), 8);
-    }
-}
-
 HOT __attribute__((noipa)) void MPID_Pack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                                               MPI_Aint row_step, MPI_Count rows)
 {
-    MPI_Count r = 0;
-    /* not where the blocks share a few cache sets: four rows then fight over their ways
-     * (x face of 64^3: 7.1 to 5.4 GB/s); elsewhere +2-10% (NAS MG x face: 13.1 to 14.0) */
-    if (bs == 8 && lines_apart(stride) && !page_apart(stride) && stride % 512 != 0)
-        for (; r + 4 <= rows; r += 4, packed += 4 * n * bs, typed = at_k(typed, 4, row_step))
-            pack_rows4_8(packed, typed, stride, n, row_step);
-    for (; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
+    /* One row at a time. Four rows of 8-byte blocks at once, one block of each in turn, gained
+     * 2-10% on Zen 4 but lost 15% on a Xeon (NAS MG x face class B: 13.5 vs 15.8 GB/s), whose
+     * stride prefetcher follows one row's blocks. */
+    for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
         pack_row(packed, typed, stride, bs, n);
 }
 
@@ -485,7 +474,7 @@ static inline __attribute__((always_inline)) void unpack_throttled(char *packed,
 
 /* One row of blocks, with scratch_k scratch stores per block. */
 static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
-                                                    MPI_Count n, int scratch_k)
+                                                    MPI_Count n, int scratch_k, bool cached)
 {
 #define THROTTLED(K) \
     case K: \
@@ -503,8 +492,11 @@ static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, 
      * one move per block, with no prefetch and no joined loads, measured best (NAS MG x face
      * class D, 4112 bytes apart: +7% over the loop below, +3.5% over it without the prefetch;
      * prefetching each block 16 or 32 ahead: -30%). Whole pages apart the loop below is better
-     * (512^3 x face: the plain loop -12%). */
-    if (uneven_pages_apart(stride)) {
+     * (512^3 x face: the plain loop -12%). The plain loop also takes blocks lines apart whose
+     * lines are taken to be in the cache (see MPID_Unpack_rows): the prefetch and the joined
+     * stores below only cost there (Xeon, NAS MG x face class B, 1040 bytes apart: 6.5 to 7.5
+     * GB/s; from memory they gain 10%). */
+    if (uneven_pages_apart(stride) || (cached && lines_apart(stride))) {
         for (MPI_Count i = 0; i < n; i++, packed += 8, typed = at(typed, stride))
             memcpy(typed, packed, 8);
         return;
@@ -546,12 +538,15 @@ HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_
                                                 MPI_Count n, MPI_Aint row_step, MPI_Count rows)
 {
     int k = scratch_stores(stride, bs, n, row_step, rows);
+    /* their lines fit in the chunk the engine copies at once (half the L2), as in a loop of
+     * exchanges of the same face; divided, so that absurd counts cannot wrap */
+    bool cached = rows > 0 && n <= (MPI_Count) (MPID_Copy_chunk / 64) / rows;
     MPI_Count r = 0;
     if (bs == 8 && k == 0 && uneven_pages_apart(stride))
         for (; r + 2 <= rows; r += 2, packed += 2 * n * bs, typed = at_k(typed, 2, row_step))
             unpack_rows2_8(packed, typed, stride, n, row_step);
     for (; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
-        unpack_row(packed, typed, stride, bs, n, k);
+        unpack_row(packed, typed, stride, bs, n, k, cached);
 }
 
 /* The entry points: small blocks pages apart taken to be cached go to the kernels without the

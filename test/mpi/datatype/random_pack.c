@@ -349,6 +349,16 @@ static void check_kernel_shapes(void)
             tc_mpi_ok(MPI_Type_create_hvector(many_counts[c], bs / 8, 4128, MPI_DOUBLE, &t), "MPI_Type_create_hvector");
             check_type(t, seed++);
         }
+    /* Many 8-byte blocks lines apart, not pages: whose lines fit in half the L2 unpack one move
+     * per block; more of them (40000 lines are more than half of any L2 yet) take the loop that
+     * prefetches for writing and joins the loads */
+    static const int lines_counts[] = { 1000, 40000 };
+    for (size_t c = 0; c < sizeof lines_counts / sizeof lines_counts[0]; c++)
+        for (int dir = 1; dir >= -1; dir -= 2) {
+            MPI_Datatype t = MPI_DATATYPE_NULL;
+            tc_mpi_ok(MPI_Type_create_hvector(lines_counts[c], 1, dir * 1040, MPI_DOUBLE, &t), "MPI_Type_create_hvector");
+            check_type(t, seed++);
+        }
     /* Equal blocks at shuffled offsets (hindexed_block), in the sizes the block-indexed kernels
      * copy apart and in counts around their groups of four */
     static const int blk_sizes[] = { 1, 2, 4, 8, 12, 16, 24, 32, 40 };
