@@ -49,7 +49,7 @@ STRIDE_TEST whole_pages_apart(MPI_Aint stride)
     return page_apart(stride) && stride % 4096 == 0;
 }
 /* A page or more apart, not whole pages (NAS MG x faces): each block is a TLB miss, which bounds
- * the 8-byte unpack loops (unpack_row, unpack_rows2_8). */
+ * the 8-byte loops that copy them one move per block (pack_row, unpack_row, unpack_rows2_8). */
 STRIDE_TEST uneven_pages_apart(MPI_Aint stride)
 {
     return page_apart(stride) && !whole_pages_apart(stride);
