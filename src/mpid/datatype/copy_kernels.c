@@ -333,10 +333,17 @@ __attribute__((constructor)) static void pick_kernels(void)
     stream_unit = __builtin_cpu_supports("avx2");
 }
 
-/* Small blocks pages apart that are taken to be in the cache, as in a loop of exchanges of the same
- * face: their lines fit in half the L2. The small-block loops then need not prefetch them ahead:
- * each block is a TLB miss, but a prefetch adds a second TLB lookup per block and keeps nothing in
- * flight that the out-of-order core does not already have (NAS LU y face class E, 1020 blocks of
+/* Blocks taken to be in the cache, as in a loop of exchanges of the same face: their lines fit in
+ * the chunk the engine copies at once (half the L2). Divided, so that absurd counts cannot wrap. */
+STRIDE_TEST lines_fit_chunk(size_t lines_per_block, MPI_Count blocks)
+{
+    return (size_t) blocks <= MPID_Copy_chunk / (lines_per_block * 64);
+}
+
+/* Small blocks pages apart that are taken to be in the cache (lines_fit_chunk). The small-block
+ * loops then need not prefetch them ahead: each block is a TLB miss, but a prefetch adds a second
+ * TLB lookup per block and keeps nothing in flight that the out-of-order core does not already
+ * have (NAS LU y face class E, 1020 blocks of
  * 40 B 40 KB apart, 130 KB of lines: 35 GB/s with, 40 without; packing them cold from memory is
  * ~10% slower without). Unpacking blocks whose lines fit in the L1 still gains from it (class C,
  * 162 blocks: 52 vs 49 GB/s), and so do unpacked strides of a multiple of 512 B, whose row loop
@@ -346,7 +353,7 @@ LATE MPID_Row_kernel MPID_Strided_cached(bool pack, MPI_Aint stride, MPI_Count b
     if (bs > 64 || !page_apart(stride) || (!pack && stride % 512 == 0))
         return NULL;
     size_t lines = (size_t) (bs + 63) / 64 + 1;   /* a block may straddle one more */
-    if ((size_t) blocks > MPID_Copy_chunk / (lines * 64))   /* divided, so absurd counts cannot wrap */
+    if (!lines_fit_chunk(lines, blocks))
         return NULL;
     if (!pack && (size_t) blocks * lines * 64 <= MPID_Cache_size(1))
         return NULL;
@@ -493,7 +500,7 @@ static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, 
      * class D, 4112 bytes apart: +7% over the loop below, +3.5% over it without the prefetch;
      * prefetching each block 16 or 32 ahead: -30%). Whole pages apart the loop below is better
      * (512^3 x face: the plain loop -12%). The plain loop also takes blocks lines apart whose
-     * lines are taken to be in the cache (see MPID_Unpack_rows): the prefetch and the joined
+     * lines are taken to be in the cache (lines_fit_chunk): the prefetch and the joined
      * stores below only cost there (Xeon, NAS MG x face class B, 1040 bytes apart: 6.5 to 7.5
      * GB/s; from memory they gain 10%). */
     if (uneven_pages_apart(stride) || (cached && lines_apart(stride))) {
@@ -538,9 +545,7 @@ HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_
                                                 MPI_Count n, MPI_Aint row_step, MPI_Count rows)
 {
     int k = scratch_stores(stride, bs, n, row_step, rows);
-    /* their lines fit in the chunk the engine copies at once (half the L2), as in a loop of
-     * exchanges of the same face; divided, so that absurd counts cannot wrap */
-    bool cached = rows > 0 && n <= (MPI_Count) (MPID_Copy_chunk / 64) / rows;
+    bool cached = lines_fit_chunk(1, n * rows);   /* n * rows: the blocks of this call */
     MPI_Count r = 0;
     if (bs == 8 && k == 0 && uneven_pages_apart(stride))
         for (; r + 2 <= rows; r += 2, packed += 2 * n * bs, typed = at_k(typed, 2, row_step))
