@@ -307,6 +307,8 @@ KERNEL_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)
 const MPID_Kernel_set *MPID_Kernels = &kernels_base;
 static bool stream_unit;   /* the streaming stores' AVX2 is there (set by pick_kernels) */
 static bool store_throttle;   /* unpack throttles its stores (scratch_stores; set by pick_kernels) */
+static bool narrow_stores;    /* unpack_narrow's 16-byte stores (set by pick_kernels) */
+static size_t l1_ways = 8;    /* set by MPID_Copy_init */
 
 size_t MPID_Copy_chunk = 512 << 10;
 
@@ -317,6 +319,8 @@ void MPID_Copy_init(void)
         MPID_Copy_chunk = half_l2;
     if (MPID_Cache_set_span(2) >= 4096)
         l2_set_span = MPID_Cache_set_span(2);
+    if (MPID_Cache_set_span(1) > 0 && MPID_Cache_size(1) / MPID_Cache_set_span(1) > 0)
+        l1_ways = MPID_Cache_size(1) / MPID_Cache_set_span(1);
     if (MPID_Cache_size(3) >= MPID_Copy_chunk)
         MPID_Stream_min = MPID_Cache_size(3);
     const char *min = getenv("LOOM_STREAM_MIN");   /* tests: stream small packs too */
@@ -334,6 +338,7 @@ __attribute__((constructor)) static void pick_kernels(void)
         MPID_Kernels = &kernels_avx2;
     stream_unit = __builtin_cpu_supports("avx2");
     store_throttle = throttle && *throttle ? strcmp(throttle, "0") != 0 : __builtin_cpu_is("amd");
+    narrow_stores = !__builtin_cpu_is("amd");
 }
 
 /* Blocks taken to be in the cache, as in a loop of exchanges of the same face: their lines fit in
@@ -487,6 +492,36 @@ static inline __attribute__((always_inline)) void unpack_throttled(char *packed,
     }
 }
 
+/* Blocks of MID_BLOCKS_MIN up to NARROW_MAX bytes whole pages apart, more of them than the L1 has
+ * ways: their lines all fall in the same few L1 sets, and each store misses the L1. On the Xeon
+ * host one 16-byte move at a time ran faster there than the kernels' 32-byte groups: the y face
+ * of a 64^3 array (64 rows of 512 B 32 KiB apart) unpacked at 48 instead of 37 GB/s in the
+ * benchmark (the hand loop, which has this form: 50), and in a test program 512-byte rows 16 KiB
+ * apart gained as much; rows of 1 KiB and 2 KiB lost 9-12% (FFT2D N=512, 2 KiB blocks 8 KiB
+ * apart: -12%), 256-byte rows tied, and where the lines do not conflict 16-byte moves lose
+ * (512 B rows 33024 B apart: 42 vs 50). Its loop has a cache line of its own (HOT_LOOPS):
+ * inlined into unpack_row, the same moves ran at 25 GB/s. Not on AMD processors, where it was not
+ * measured (they throttle such stores instead: scratch_stores). */
+#define NARROW_MAX 512
+STRIDE_TEST narrow_unpack(MPI_Aint stride, MPI_Count bs, MPI_Count n)
+{
+    return narrow_stores && whole_pages_apart(stride) && bs >= MID_BLOCKS_MIN && bs <= NARROW_MAX
+        && (size_t) n > l1_ways;
+}
+static HOT_LOOPS __attribute__((noinline)) void unpack_narrow(char *packed, char *typed, MPI_Aint stride,
+                                                               MPI_Count bs, MPI_Count n)
+{
+    for (MPI_Count b = 0; b < n; b++, packed += bs, typed = at(typed, stride)) {
+        V16 last = *(const V16 *) (packed + bs - 16);
+        for (MPI_Count i = 0; i + 16 < bs; i += 16) {
+            V16 v = *(const V16 *) (packed + i);
+            __asm__("" : "+x"(v));   /* not joined into wider moves */
+            *(V16 *) (typed + i) = v;
+        }
+        *(V16 *) (typed + bs - 16) = last;
+    }
+}
+
 /* One row of blocks, with scratch_k scratch stores per block. */
 static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
                                                     MPI_Count n, int scratch_k, bool cached)
@@ -500,7 +535,10 @@ static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, 
     }
 #undef THROTTLED
     if (bs != 8) {
-        MPID_Kernels->unpack_strided(packed, typed, stride, bs, n);
+        if (narrow_unpack(stride, bs, n))
+            unpack_narrow(packed, typed, stride, bs, n);
+        else
+            MPID_Kernels->unpack_strided(packed, typed, stride, bs, n);
         return;
     }
     /* Blocks a page or more apart but not whole pages: each is a TLB miss, which bounds the loop;
