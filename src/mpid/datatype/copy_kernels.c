@@ -70,9 +70,15 @@ STRIDE_TEST lines_apart(MPI_Aint stride)
  * to the grouped copy: FFT2D N=1536 +31%, N=512 +6%, MG y face class D +6%, 512^3 y face +3%),
  * with each 256 bytes' eight loads ahead of their stores (as 256-byte memcpys, whose loads and
  * stores interleave: 512^3 y face -11%, MG y face -3%; packing is the other way round, FFT2D
- * N=1536 -16% with the loads ahead). */
+ * N=1536 -16% with the loads ahead). All that on Zen 4. On the Xeon host packing measured faster
+ * without the lead (MG y face class D +12%, FFT2D N=1536 +3%), and so did unpacking where the
+ * next block falls in the same L2 sets (512^3 y face +7-9%), in one process next to it; FFT2D
+ * N=512 unpack (2 KiB blocks 8 KiB apart) kept its gain (+12%). */
 #define LEAD_MIN 2048
 static size_t l2_set_span = 128 << 10;   /* set by MPID_Copy_init */
+/* An AMD processor (set by pick_kernels): the rules measured on Zen 4 that the Xeon host measured
+ * otherwise hold only there (lead_blocks, scratch_stores, narrow_unpack). */
+static bool amd_host;
 STRIDE_TEST lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs, bool unpack)
 {
     size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
@@ -80,6 +86,8 @@ STRIDE_TEST lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs, bool u
     bool gap = dist >= (size_t) bs + 256;
     bool straddle = dist % 4096 != 0 || (uintptr_t) typed % 4096 + (uintptr_t) bs > 4096;
     bool other_sets = sets_apart >= (size_t) bs && sets_apart <= l2_set_span - (size_t) bs;
+    if (!amd_host)
+        return bs >= LEAD_MIN && gap && unpack && other_sets;
     return bs >= LEAD_MIN && gap && (unpack || (straddle && other_sets));
 }
 static inline __attribute__((always_inline)) void copy_leading(char *d, const char *s, MPI_Count n,
@@ -324,7 +332,6 @@ KERNEL_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)
 const MPID_Kernel_set *MPID_Kernels = &kernels_base;
 static bool stream_unit;   /* the streaming stores' AVX2 is there (set by pick_kernels) */
 static bool store_throttle;   /* unpack throttles its stores (scratch_stores; set by pick_kernels) */
-static bool narrow_stores;    /* unpack_narrow's 16-byte stores (set by pick_kernels) */
 static size_t l1_ways = 8;    /* set by MPID_Copy_init */
 
 size_t MPID_Copy_chunk = 512 << 10;
@@ -354,8 +361,8 @@ __attribute__((constructor)) static void pick_kernels(void)
     if (__builtin_cpu_supports("avx2") && !(want && strcmp(want, "base") == 0))
         MPID_Kernels = &kernels_avx2;
     stream_unit = __builtin_cpu_supports("avx2");
-    store_throttle = throttle && *throttle ? strcmp(throttle, "0") != 0 : __builtin_cpu_is("amd");
-    narrow_stores = !__builtin_cpu_is("amd");
+    amd_host = __builtin_cpu_is("amd");
+    store_throttle = throttle && *throttle ? strcmp(throttle, "0") != 0 : amd_host;
 }
 
 /* Blocks taken to be in the cache, as in a loop of exchanges of the same face: their lines fit in
@@ -522,7 +529,7 @@ static inline __attribute__((always_inline)) void unpack_throttled(char *packed,
 #define NARROW_MAX 512
 STRIDE_TEST narrow_unpack(MPI_Aint stride, MPI_Count bs, MPI_Count n)
 {
-    return narrow_stores && whole_pages_apart(stride) && bs >= MID_BLOCKS_MIN && bs <= NARROW_MAX
+    return !amd_host && whole_pages_apart(stride) && bs >= MID_BLOCKS_MIN && bs <= NARROW_MAX
         && (size_t) n > l1_ways;
 }
 static HOT_LOOPS __attribute__((noinline)) void unpack_narrow(char *packed, char *typed, MPI_Aint stride,
