@@ -76,8 +76,9 @@ STRIDE_TEST lines_apart(MPI_Aint stride)
  * N=512 unpack (2 KiB blocks 8 KiB apart) kept its gain (+12%). */
 #define LEAD_MIN 2048
 static size_t l2_set_span = 128 << 10;   /* set by MPID_Copy_init */
-/* An AMD processor (set by pick_kernels): the rules measured on Zen 4 that the Xeon host measured
- * otherwise hold only there (lead_blocks, scratch_stores, narrow_unpack). */
+/* An AMD processor (set by pick_kernels; LOOM_AMD_RULES=1 or 0 says so whatever the processor, so
+ * that the tests run both ways): the rules measured on Zen 4 that the Xeon host measured otherwise
+ * hold only there (lead_blocks, scratch_stores, narrow_unpack). */
 static bool amd_host;
 STRIDE_TEST lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs, bool unpack)
 {
@@ -331,7 +332,6 @@ KERNEL_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)
 
 const MPID_Kernel_set *MPID_Kernels = &kernels_base;
 static bool stream_unit;   /* the streaming stores' AVX2 is there (set by pick_kernels) */
-static bool store_throttle;   /* unpack throttles its stores (scratch_stores; set by pick_kernels) */
 static size_t l1_ways = 8;    /* set by MPID_Copy_init */
 
 size_t MPID_Copy_chunk = 512 << 10;
@@ -352,17 +352,15 @@ void MPID_Copy_init(void)
         MPID_Stream_min = strtoull(min, NULL, 10);
 }
 
-/* LOOM_KERNELS=base keeps the baseline set on an AVX2 machine, LOOM_STORE_THROTTLE=1 or 0 turns
- * the throttle on or off whatever the processor (the tests run each way). */
+/* LOOM_KERNELS=base keeps the baseline set on an AVX2 machine (the tests run both). */
 __attribute__((constructor)) static void pick_kernels(void)
 {
-    const char *want = getenv("LOOM_KERNELS"), *throttle = getenv("LOOM_STORE_THROTTLE");
+    const char *want = getenv("LOOM_KERNELS"), *amd = getenv("LOOM_AMD_RULES");
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2") && !(want && strcmp(want, "base") == 0))
         MPID_Kernels = &kernels_avx2;
     stream_unit = __builtin_cpu_supports("avx2");
-    amd_host = __builtin_cpu_is("amd");
-    store_throttle = throttle && *throttle ? strcmp(throttle, "0") != 0 : amd_host;
+    amd_host = amd && *amd ? strcmp(amd, "0") != 0 : __builtin_cpu_is("amd");
 }
 
 /* Blocks taken to be in the cache, as in a loop of exchanges of the same face: their lines fit in
@@ -382,7 +380,7 @@ STRIDE_TEST lines_fit_chunk(size_t lines_per_block, MPI_Count blocks)
  * it throttles the stores (scratch_stores). */
 LATE MPID_Row_kernel MPID_Strided_cached(bool pack, MPI_Aint stride, MPI_Count bs, MPI_Count blocks)
 {
-    if (bs > 64 || !page_apart(stride) || (!pack && store_throttle && stride % 512 == 0))
+    if (bs > 64 || !page_apart(stride) || (!pack && amd_host && stride % 512 == 0))
         return NULL;
     size_t lines = (size_t) (bs + 63) / 64 + 1;   /* a block may straddle one more */
     if (!lines_fit_chunk(lines, blocks))
@@ -462,7 +460,7 @@ HOT __attribute__((noipa)) void MPID_Pack_rows(char *packed, char *typed, MPI_Ai
  * 1.73 GB/s, next to Open MPI's 2.00). So only AMD processors throttle. */
 static int scratch_stores(MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step, MPI_Count rows)
 {
-    if (!store_throttle || !lines_apart(stride) || stride % 512 != 0 || bs > 256)
+    if (!amd_host || !lines_apart(stride) || stride % 512 != 0 || bs > 256)
         return 0;
     int sets = stride % 4096 == 0 ? 1 : stride % 2048 == 0 ? 2 : stride % 1024 == 0 ? 4 : 8;
     MPI_Count lines = (bs + 63) / 64;   /* of one block */

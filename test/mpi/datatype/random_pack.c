@@ -276,7 +276,7 @@ static void check_type(MPI_Datatype t, unsigned long long seed)
 /* Strided blocks in the shapes the copy kernels treat apart, which random strides seldom hit:
  * fixed block sizes, blocks cache lines and pages apart, and strides of a multiple of 512 bytes
  * (whose blocks share a few L1 sets; unpack throttles its stores there on AMD processors and
- * under random_pack_throttled, and moves 16 bytes at a time elsewhere), forward and backward;
+ * under random_pack_amd_rules, and moves 16 bytes at a time elsewhere), forward and backward;
  * blocks longer than the inline copies too. */
 static void check_kernel_shapes(void)
 {
