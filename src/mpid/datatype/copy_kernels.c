@@ -456,8 +456,9 @@ HOT __attribute__((noipa)) void MPID_Pack_rows(char *packed, char *typed, MPI_Ai
  * All that was measured on Zen 4. On a Xeon (Sapphire Rapids, 48 KiB 12-way L1) the same sweep
  * found the opposite at most points: at whole-page strides these counts ran 2-2.6x slower than
  * none, which was the best there; 2-6 stores gained up to 30% at strides of 512 and 1536 B in the
- * sweep, but in the benchmark the 64^3 x face (512 B apart) unpacked 19% faster without (2.06 vs
- * 1.73 GB/s, next to Open MPI's 2.00). So only AMD processors throttle. */
+ * sweep, but in the benchmark the 64^3 x face (512 B apart) unpacked 7-19% faster without (two
+ * runs in one process next to the throttle; 1.97-2.06 GB/s next to Open MPI's 1.93-2.00). So only
+ * AMD processors throttle. */
 static int scratch_stores(MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step, MPI_Count rows)
 {
     if (!amd_host || !lines_apart(stride) || stride % 512 != 0 || bs > 256)
