@@ -87,9 +87,9 @@ STRIDE_TEST lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs, bool u
     bool gap = dist >= (size_t) bs + 256;
     bool straddle = dist % 4096 != 0 || (uintptr_t) typed % 4096 + (uintptr_t) bs > 4096;
     bool other_sets = sets_apart >= (size_t) bs && sets_apart <= l2_set_span - (size_t) bs;
-    if (!amd_host)
-        return bs >= LEAD_MIN && gap && unpack && other_sets;
-    return bs >= LEAD_MIN && gap && (unpack || (straddle && other_sets));
+    if (unpack)
+        return bs >= LEAD_MIN && gap && (amd_host || other_sets);
+    return bs >= LEAD_MIN && gap && amd_host && straddle && other_sets;
 }
 static inline __attribute__((always_inline)) void copy_leading(char *d, const char *s, MPI_Count n,
                                                                const char *next, bool unpack)
