@@ -1,0 +1,105 @@
+/*
+ * Vectors of equal blocks for every block size the strided kernels copy with moves of their own
+ * (1-64 bytes, and sizes on either side of them), at strides near and far (lines and pages apart,
+ * negative too), from typed buffers on every 8-byte offset of a 32-byte boundary, one instance
+ * (the binding's copy plan) and two (the segment walk). Unpacking stores whole 32-byte moves only
+ * where the blocks all start on a 32-byte boundary, so both of its forms run. The packed bytes must
+ * be the blocks' in order, nothing written past them; unpacking must write exactly the blocks.
+ */
+#include <stdint.h>
+#include "mtest.h"
+
+#define MAXBLOCKS 40
+#define MAXBYTES (MAXBLOCKS * 72)
+
+static unsigned char *region;   /* 64-byte aligned, room for every layout below */
+static size_t region_len;
+
+static MPI_Aint block_at(MPI_Aint origin, MPI_Aint stride, int i)
+{
+    return origin + stride * i;
+}
+
+static void check(int instances, int n, int bs, MPI_Aint stride, MPI_Aint offset)
+{
+    char what[128];
+    snprintf(what, sizeof what, "%d x %d blocks of %d bytes, %ld apart, typed buffer at 64k+%ld", instances, n, bs,
+             (long) stride, (long) offset);
+    MPI_Datatype t;
+    CHECK_MPI(MPI_Type_create_hvector(n, bs, stride, MPI_BYTE, &t));
+    CHECK_MPI(MPI_Type_commit(&t));
+    MPI_Aint lb, extent;
+    CHECK_MPI(MPI_Type_get_extent(t, &lb, &extent));
+    (void) lb;
+    /* the buffer: origin so that the lowest block (a negative stride runs downwards) lands on
+     * offset past a 64-byte boundary, with a line of room below */
+    MPI_Aint span = stride < 0 ? -stride * (n - 1) : 0;
+    unsigned char *buf = region + 64 + span + offset;
+    size_t used = (size_t) (64 + offset + 2 * extent + 64);   /* both instances, a line above */
+    memset(region, 0x5a, used);
+    static unsigned char want[2 * MAXBYTES], out[2 * MAXBYTES + 64];
+    int size = instances * n * bs;
+    for (int c = 0, k = 0; c < instances; c++)
+        for (int i = 0; i < n; i++)
+            for (int b = 0; b < bs; b++, k++) {
+                unsigned char v = (unsigned char) (31 * k / 7 + 1);
+                buf[block_at(c * extent, stride, i) + b] = v;
+                want[k] = v;
+            }
+    int pos = 0;
+    memset(out, 0xee, sizeof out);
+    CHECK_MPI(MPI_Pack(buf, instances, t, out, size, &pos, MPI_COMM_SELF));
+    CHECK(pos == size && memcmp(out, want, (size_t) size) == 0, "%s: packed bytes differ", what);
+    for (int k = size; k < size + 64; k++)
+        CHECK(out[k] == 0xee, "%s: packing wrote past the packed bytes", what);
+
+    /* unpack other values into a buffer of 0x5a: the blocks get them, nothing else changes */
+    memset(region, 0x5a, used);
+    for (int k = 0; k < size; k++)
+        out[k] = (unsigned char) (255 - k % 160);
+    pos = 0;
+    CHECK_MPI(MPI_Unpack(out, size, &pos, buf, instances, t, MPI_COMM_SELF));
+    size_t written = 0;
+    for (int c = 0, k = 0; c < instances; c++)
+        for (int i = 0; i < n; i++, k += bs) {
+            CHECK(memcmp(buf + block_at(c * extent, stride, i), out + k, (size_t) bs) == 0,
+                  "%s: block %d of instance %d not unpacked", what, i, c);
+            written += (size_t) bs;
+        }
+    /* the unpacked values are 96-255, so every byte outside the blocks must still be 0x5a */
+    size_t untouched = 0;
+    for (size_t k = 0; k < used; k++)
+        untouched += region[k] == 0x5a;
+    CHECK(untouched + written == used, "%s: unpacking wrote outside the blocks", what);
+    MPI_Type_free(&t);
+}
+
+int main(int argc, char **argv)
+{
+    MTest_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    static const int sizes[] = { 1, 2, 4, 8, 12, 16, 24, 31, 32, 33, 40, 48, 56, 64, 72 };
+    static const int counts[] = { 1, 3, 17, MAXBLOCKS };
+    static const MPI_Aint gaps[] = { 0, 8, 24, 40, 64, 248, 4096 - 64, 6560 - 40 };
+    region_len = 64 + 32 + 2 * (size_t) (MAXBLOCKS * (72 + 6560)) + 64;
+    region = aligned_alloc(64, region_len);
+    CHECK(region != NULL, "no memory for the buffer");
+    if (!region)
+        return MTest_Finalize();
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+            for (size_t g = 0; g < sizeof gaps / sizeof gaps[0]; g++)
+                for (MPI_Aint offset = 0; offset < 32; offset += 8)
+                    for (int instances = 1; instances <= 2; instances++) {
+                        int bs = sizes[z], n = counts[c];
+                        MPI_Aint stride = bs + gaps[g];
+                        /* a whole 4 KiB page apart, and 32-byte multiples: the aligned unpack */
+                        if (gaps[g] == 4096 - 64)
+                            stride = 4096;
+                        check(instances, n, bs, stride, offset);
+                        if (n > 1)
+                            check(instances, n, bs, -stride, offset);
+                    }
+    free(region);
+    return MTest_Finalize();
+}
