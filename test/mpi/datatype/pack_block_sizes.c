@@ -1,7 +1,7 @@
 /*
  * Vectors of equal blocks for every block size the strided kernels copy with moves of their own
- * (1-64 bytes, and sizes on either side of them), at strides near and far (lines and pages apart,
- * negative too), from typed buffers on every 8-byte offset of a 32-byte boundary, one instance
+ * (1-64 bytes, and sizes on either side of them) and for 4 KiB blocks (packed by string moves
+ * where they are far apart), at strides near and far (lines and pages apart, negative too), from typed buffers on every 8-byte offset of a 32-byte boundary, one instance
  * (the binding's copy plan) and two (the segment walk). Unpacking stores whole 32-byte moves only
  * where the blocks all start on a 32-byte boundary, so both of its forms run. The packed bytes must
  * be the blocks' in order, nothing written past them; unpacking must write exactly the blocks.
@@ -10,7 +10,9 @@
 #include "mtest.h"
 
 #define MAXBLOCKS 40
-#define MAXBYTES (MAXBLOCKS * 72)
+#define MAXSIZE 4104
+#define MAXGAP 6520
+#define MAXBYTES (MAXBLOCKS * MAXSIZE)
 
 static unsigned char *region;   /* 64-byte aligned, room for every layout below */
 static size_t region_len;
@@ -78,10 +80,10 @@ int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    static const int sizes[] = { 1, 2, 4, 8, 12, 16, 24, 31, 32, 33, 40, 48, 56, 64, 72 };
+    static const int sizes[] = { 1, 2, 4, 8, 12, 16, 24, 31, 32, 33, 40, 48, 56, 64, 72, 4096, MAXSIZE };
     static const int counts[] = { 1, 3, 17, MAXBLOCKS };
-    static const MPI_Aint gaps[] = { 0, 8, 24, 40, 64, 248, 4096 - 64, 6560 - 40 };
-    region_len = 64 + 32 + 2 * (size_t) (MAXBLOCKS * (72 + 6560)) + 64;
+    static const MPI_Aint gaps[] = { 0, 8, 24, 40, 64, 248, 4096 - 64, MAXGAP };
+    region_len = 64 + 32 + 2 * (size_t) (MAXBLOCKS * (MAXSIZE + MAXGAP)) + 64;
     region = aligned_alloc(64, region_len);
     CHECK(region != NULL, "no memory for the buffer");
     if (!region)
@@ -93,9 +95,9 @@ int main(int argc, char **argv)
                     for (int instances = 1; instances <= 2; instances++) {
                         int bs = sizes[z], n = counts[c];
                         MPI_Aint stride = bs + gaps[g];
-                        /* a whole 4 KiB page apart, and 32-byte multiples: the aligned unpack */
+                        /* whole 4 KiB pages apart, and 32-byte multiples: the aligned unpack */
                         if (gaps[g] == 4096 - 64)
-                            stride = 4096;
+                            stride = (bs + 4095) / 4096 * 4096;
                         check(instances, n, bs, stride, offset);
                         if (n > 1)
                             check(instances, n, bs, -stride, offset);
