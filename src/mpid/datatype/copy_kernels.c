@@ -2,11 +2,11 @@
  * The copy kernels (interface in copy_kernels.h). No calls per element, no allocation: the walker
  * in segment.c calls one kernel per run of blocks.
  */
+#include <cpuid.h>
 #include <immintrin.h>
 #include <stdlib.h>
 #include "mpiimpl.h"
 #include "mpid_device.h"
-#include <cpuid.h>
 #include "copy_kernels.h"
 
 /* Kernels start on cache lines: where a loop sits moves its speed by up to a third on Zen 4 (unpack
