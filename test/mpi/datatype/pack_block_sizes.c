@@ -83,7 +83,7 @@ int main(int argc, char **argv)
     static const int sizes[] = { 1, 2, 4, 8, 12, 16, 24, 31, 32, 33, 40, 48, 56, 64, 72, 4096, MAXSIZE };
     static const int counts[] = { 1, 3, 17, MAXBLOCKS };
     static const MPI_Aint gaps[] = { 0, 8, 24, 40, 64, 248, 4096 - 64, MAXGAP };
-    region_len = 64 + 32 + 2 * (size_t) (MAXBLOCKS * (MAXSIZE + MAXGAP)) + 64;
+    region_len = (64 + 32 + 2 * (size_t) (MAXBLOCKS * (MAXSIZE + MAXGAP)) + 64 + 63) / 64 * 64;   /* aligned_alloc: a multiple of 64 */
     region = aligned_alloc(64, region_len);
     CHECK(region != NULL, "no memory for the buffer");
     if (!region)
