@@ -452,13 +452,13 @@ static HOT_LOOPS __attribute__((noinline)) void pack_row(char *packed, char *typ
                                                   MPI_Count n, bool cached)
 {
     bool far = lines_apart(stride), pages = whole_pages_apart(stride);
-    if (bs != 8 || (far && !page_apart(stride))) {   /* far apart, loads bound it: the plain loop */
+    if (bs != 8 || (far && !page_apart(stride))) {   /* far apart, loads bound it: no joined stores */
         /* Taken to be cached: no prefetch ahead, as unpack_row does (Xeon, NAS MG x face class B,
          * 1040 bytes apart: +2%, in two runs next to it), and four loads ahead of their four
          * stores, so that four misses are in flight before a store waits (MG x face class B
          * +8.6%, to the hand loop's speed; as one 32-byte copy of an array of the four, they went
          * through the stack and ran at a third of that) */
-        if (bs == 8 && cached && far) {
+        if (bs == 8 && cached) {   /* 8-byte blocks reach here only lines apart */
             MPI_Count i = 0;
             for (; i + 4 <= n; i += 4, packed += 32, typed = at_k(typed, 4, stride)) {
                 uint64_t v0, v1, v2, v3;
