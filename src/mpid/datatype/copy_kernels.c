@@ -4,6 +4,8 @@
  */
 #include <cpuid.h>
 #include <immintrin.h>
+#include <stdatomic.h>
+#include <x86intrin.h>
 #include <stdlib.h>
 #include "mpiimpl.h"
 #include "mpid_device.h"
@@ -525,7 +527,7 @@ HOT __attribute__((noipa)) void MPID_Pack_rows(char *packed, char *typed, MPI_Ai
  * none, which was the best there; 2-6 stores gained up to 30% at strides of 512 and 1536 B in the
  * sweep, but in the benchmark the 64^3 x face (512 B apart) unpacked 7-19% faster without (two
  * runs in one process next to the throttle; 1.97-2.06 GB/s next to Open MPI's 1.93-2.00). So only
- * AMD processors throttle. */
+ * AMD processors throttle, and there only where a trial finds it faster (MPID_Unpack_rows). */
 static int scratch_stores(MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step, MPI_Count rows)
 {
     if (!amd_host || !lines_apart(stride) || stride % 512 != 0 || bs > 256)
@@ -677,10 +679,10 @@ static HOT __attribute__((noinline)) void unpack_rows2_8(char *packed, char *typ
     }
 }
 
-HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
-                                                MPI_Count n, MPI_Aint row_step, MPI_Count rows)
+static inline __attribute__((always_inline)) void unpack_rows(char *packed, char *typed, MPI_Aint stride,
+                                                             MPI_Count bs, MPI_Count n, MPI_Aint row_step,
+                                                             MPI_Count rows, int k)
 {
-    int k = scratch_stores(stride, bs, n, row_step, rows);
     bool cached = lines_fit_chunk(1, n * rows);   /* n * rows: the blocks of this call */
     MPI_Count r = 0;
     if (bs == 8 && k == 0 && uneven_pages_apart(stride))
@@ -688,6 +690,68 @@ HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_
             unpack_rows2_8(packed, typed, stride, n, row_step);
     for (; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
         unpack_row(packed, typed, stride, bs, n, k, cached);
+}
+
+/* Whether the throttle helps depends on more than the processor. On the Zen 4 guest at its usual
+ * speed the 64^3 x face unpacked at 6.3 GB/s throttled, where MPICH and the hand loop managed 2.3;
+ * on days when the same guest ran at half speed, they unpacked it at 6.0-6.6 unthrottled, and the
+ * throttle's two stores per block ran at 7-8 or at 4.2-5.5 GB/s, from process to process and
+ * from moment to moment (in a test program: 165-180 or 280-330 TSC ticks per 64 blocks where none
+ * took 190-215, which of the two set by where the face, the packed buffer and the stack fall).
+ * So the throttle is put on trial: the first calls of every epoch of each scratch count take
+ * turns with and without it, timed per block by the TSC, and the way with the lower median time
+ * (the best time favours the way whose times spread more) is kept for the rest of the epoch.
+ * The turns follow the Thue-Morse sequence (parity of the call number), so that a program that
+ * alternates two layouts does not time each way on one of them only. Trials take 16 of every
+ * 1024 calls; at worst half of those run the slower way. */
+#define THROTTLE_TRIALS 8
+#define THROTTLE_EPOCH 1024
+static struct {
+    _Atomic unsigned calls;
+    _Atomic uint32_t ticks[2 * THROTTLE_TRIALS];   /* per 64 blocks, by call of the epoch */
+    _Atomic bool without;                          /* the epoch's verdict */
+} throttle_trial[13];                              /* by scratch count (at most 12) */
+
+/* The median of one way's trial times (calls of parity with). */
+static uint32_t trial_median(__typeof__(throttle_trial[0]) *t, int with)
+{
+    uint32_t v[THROTTLE_TRIALS];
+    int m = 0;
+    for (unsigned c = 0; c < 2 * THROTTLE_TRIALS; c++)
+        if (__builtin_parity(c) == with) {
+            uint32_t x = atomic_load_explicit(&t->ticks[c], memory_order_relaxed);
+            int j = m++;
+            for (; j > 0 && v[j - 1] > x; j--)   /* insertion sort */
+                v[j] = v[j - 1];
+            v[j] = x;
+        }
+    return v[THROTTLE_TRIALS / 2];
+}
+
+HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
+                                                MPI_Count n, MPI_Aint row_step, MPI_Count rows)
+{
+    int k = scratch_stores(stride, bs, n, row_step, rows);
+    if (k == 0) {
+        unpack_rows(packed, typed, stride, bs, n, row_step, rows, 0);
+        return;
+    }
+    __typeof__(throttle_trial[0]) *t = &throttle_trial[k];
+    unsigned call = atomic_fetch_add_explicit(&t->calls, 1, memory_order_relaxed) % THROTTLE_EPOCH;
+    if (call >= 2 * THROTTLE_TRIALS) {
+        unpack_rows(packed, typed, stride, bs, n, row_step, rows,
+                    atomic_load_explicit(&t->without, memory_order_relaxed) ? 0 : k);
+        return;
+    }
+    int with = __builtin_parity(call);
+    uint64_t start = __rdtsc();
+    unpack_rows(packed, typed, stride, bs, n, row_step, rows, with ? k : 0);
+    uint64_t ticks = (__rdtsc() - start) * 64 / (uint64_t) (n * rows);
+    atomic_store_explicit(&t->ticks[call], ticks < UINT32_MAX ? (uint32_t) ticks : UINT32_MAX,
+                          memory_order_relaxed);
+    /* Threads may race here: a time not yet stored is last epoch's, which does no harm. */
+    if (call == 2 * THROTTLE_TRIALS - 1)
+        atomic_store_explicit(&t->without, trial_median(t, 0) < trial_median(t, 1), memory_order_relaxed);
 }
 
 /* The entry points: small blocks pages apart taken to be cached go to the kernels without the
