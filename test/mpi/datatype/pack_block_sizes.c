@@ -3,9 +3,12 @@
  * (1-64 bytes, and sizes on either side of them) and for 4 KiB blocks (packed by string moves
  * where they are far apart), at strides near and far (lines and pages apart, negative too), from typed buffers on every 8-byte offset of a 32-byte boundary, one instance
  * (the binding's copy plan) and two (the segment walk). Unpacking stores whole 32-byte moves only
- * where the blocks all start on a 32-byte boundary, so both of its forms run. The packed bytes must
- * be the blocks' in order, nothing written past them; unpacking must write exactly the blocks.
+ * where the blocks all start on a 32-byte boundary, so both of its forms run. The same blocks in a
+ * shuffled order, as an hindexed_block type, go to the block-indexed kernels (which pack 32-byte
+ * blocks with moves of their own too). The packed bytes must be the blocks' in type-map order,
+ * nothing written past them; unpacking must write exactly the blocks.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include "mtest.h"
 
@@ -17,18 +20,33 @@
 static unsigned char *region;   /* 64-byte aligned, room for every layout below */
 static size_t region_len;
 
+/* Where block i of the type map lies: in address order (the vector) or shuffled (the indexed form) */
+static int order[MAXBLOCKS];
+
 static MPI_Aint block_at(MPI_Aint origin, MPI_Aint stride, int i)
 {
-    return origin + stride * i;
+    return origin + stride * order[i];
 }
 
-static void check(int instances, int n, int bs, MPI_Aint stride, MPI_Aint offset)
+static void check(bool shuffled, int instances, int n, int bs, MPI_Aint stride, MPI_Aint offset)
 {
-    char what[128];
-    snprintf(what, sizeof what, "%d x %d blocks of %d bytes, %ld apart, typed buffer at 64k+%ld", instances, n, bs,
-             (long) stride, (long) offset);
+    char what[160];
+    snprintf(what, sizeof what, "%d x %d blocks of %d bytes, %ld apart%s, typed buffer at 64k+%ld", instances, n,
+             bs, (long) stride, shuffled ? " in a shuffled order" : "", (long) offset);
+    /* the shuffle: i * 7 mod 41 runs through 0..40, of which the values below n are kept */
+    for (int i = 0, k = 0; k < n; i++)
+        if (!shuffled)
+            order[k++] = i;
+        else if (i * 7 % 41 < n)
+            order[k++] = i * 7 % 41;
     MPI_Datatype t;
-    CHECK_MPI(MPI_Type_create_hvector(n, bs, stride, MPI_BYTE, &t));
+    if (shuffled) {
+        MPI_Aint displs[MAXBLOCKS];
+        for (int i = 0; i < n; i++)
+            displs[i] = stride * order[i];
+        CHECK_MPI(MPI_Type_create_hindexed_block(n, bs, displs, MPI_BYTE, &t));
+    } else
+        CHECK_MPI(MPI_Type_create_hvector(n, bs, stride, MPI_BYTE, &t));
     CHECK_MPI(MPI_Type_commit(&t));
     MPI_Aint lb, extent;
     CHECK_MPI(MPI_Type_get_extent(t, &lb, &extent));
@@ -98,9 +116,11 @@ int main(int argc, char **argv)
                         /* whole 4 KiB pages apart, and 32-byte multiples: the aligned unpack */
                         if (gaps[g] == 4096 - 64)
                             stride = (bs + 4095) / 4096 * 4096;
-                        check(instances, n, bs, stride, offset);
-                        if (n > 1)
-                            check(instances, n, bs, -stride, offset);
+                        for (int shuffled = 0; shuffled <= (n > 2); shuffled++) {
+                            check(shuffled, instances, n, bs, stride, offset);
+                            if (n > 1)
+                                check(shuffled, instances, n, bs, -stride, offset);
+                        }
                     }
     free(region);
     return MTest_Finalize();
