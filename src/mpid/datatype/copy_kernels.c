@@ -740,7 +740,10 @@ HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_
         return;
     }
     __typeof__(throttle_trial[0]) *t = &throttle_trial[k];
-    unsigned call = atomic_fetch_add_explicit(&t->calls, 1, memory_order_relaxed) % THROTTLE_EPOCH;
+    /* no atomic add: threads that race on the count only lose calls from it, or share a turn */
+    unsigned call = atomic_load_explicit(&t->calls, memory_order_relaxed);
+    atomic_store_explicit(&t->calls, call + 1, memory_order_relaxed);
+    call %= THROTTLE_EPOCH;
     if (call >= 2 * THROTTLE_TRIALS) {
         unpack_rows(packed, typed, stride, bs, n, row_step, rows,
                     atomic_load_explicit(&t->without, memory_order_relaxed) ? 0 : k);
@@ -752,7 +755,7 @@ HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_
     uint64_t ticks = (__rdtsc() - start) * 64 / (uint64_t) (n * rows);
     atomic_store_explicit(&t->ticks[call], ticks < UINT32_MAX ? (uint32_t) ticks : UINT32_MAX,
                           memory_order_relaxed);
-    /* Threads may race here: a time not yet stored is last epoch's, which does no harm. */
+    /* A time another thread has not stored yet is last epoch's, which does no harm. */
     if (call == 2 * THROTTLE_TRIALS - 1)
         atomic_store_explicit(&t->without, trial_median(t, 0) < trial_median(t, 1), memory_order_relaxed);
 }
