@@ -706,17 +706,21 @@ static inline __attribute__((always_inline)) void unpack_rows(char *packed, char
  * (the best time favours the way whose times spread more) is kept for the rest of the epoch.
  * The turns follow the Thue-Morse sequence (parity of the call number), so that a program that
  * alternates two layouts does not time each way on one of them only. Trials take 16 of every
- * 1024 calls; at worst half of those run the slower way. */
+ * 1024 calls; at worst half of those run the slower way. A known bias: a call runs differently
+ * after one of the other way (1024 8-byte blocks a page apart: 782 ticks throttled and 873 not
+ * call after call, but 1332 throttled after an unthrottled call and 673 the other way round).
+ * Timing only the second of two calls of each way chose better there but worse for 16-byte blocks
+ * (more trial calls of the slow way, a wrong pick in some epochs), so it was not kept. */
 #define THROTTLE_TRIALS 8
 #define THROTTLE_EPOCH 1024
-static struct {
+static struct throttle_trial {
     _Atomic unsigned calls;
     _Atomic uint32_t ticks[2 * THROTTLE_TRIALS];   /* per 64 blocks, by call of the epoch */
     _Atomic bool without;                          /* the epoch's verdict */
-} throttle_trial[13];                              /* by scratch count (at most 12) */
+} throttle_trials[13];                             /* by scratch count (at most 12) */
 
 /* The median of one way's trial times (calls of parity with). */
-static uint32_t trial_median(__typeof__(throttle_trial[0]) *t, int with)
+static uint32_t trial_median(struct throttle_trial *t, int with)
 {
     uint32_t v[THROTTLE_TRIALS];
     int m = 0;
@@ -739,7 +743,7 @@ HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_
         unpack_rows(packed, typed, stride, bs, n, row_step, rows, 0);
         return;
     }
-    __typeof__(throttle_trial[0]) *t = &throttle_trial[k];
+    struct throttle_trial *t = &throttle_trials[k];
     /* no atomic add: threads that race on the count only lose calls from it, or share a turn */
     unsigned call = atomic_load_explicit(&t->calls, memory_order_relaxed);
     atomic_store_explicit(&t->calls, call + 1, memory_order_relaxed);
