@@ -735,33 +735,36 @@ static uint32_t trial_median(struct throttle_trial *t, int with)
     return v[THROTTLE_TRIALS / 2];
 }
 
-HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
-                                                MPI_Count n, MPI_Aint row_step, MPI_Count rows)
+/* Records the time of trial call call of the epoch; the last one gives the epoch's verdict. */
+static void trial_record(struct throttle_trial *t, unsigned call, uint64_t ticks)
 {
-    int k = scratch_stores(stride, bs, n, row_step, rows);
-    if (k == 0) {
-        unpack_rows(packed, typed, stride, bs, n, row_step, rows, 0);
-        return;
-    }
-    struct throttle_trial *t = &throttle_trials[k];
-    /* no atomic add: threads that race on the count only lose calls from it, or share a turn */
-    unsigned call = atomic_load_explicit(&t->calls, memory_order_relaxed);
-    atomic_store_explicit(&t->calls, call + 1, memory_order_relaxed);
-    call %= THROTTLE_EPOCH;
-    if (call >= 2 * THROTTLE_TRIALS) {
-        unpack_rows(packed, typed, stride, bs, n, row_step, rows,
-                    atomic_load_explicit(&t->without, memory_order_relaxed) ? 0 : k);
-        return;
-    }
-    int with = __builtin_parity(call);
-    uint64_t start = __rdtsc();
-    unpack_rows(packed, typed, stride, bs, n, row_step, rows, with ? k : 0);
-    uint64_t ticks = (__rdtsc() - start) * 64 / (uint64_t) (n * rows);
     atomic_store_explicit(&t->ticks[call], ticks < UINT32_MAX ? (uint32_t) ticks : UINT32_MAX,
                           memory_order_relaxed);
     /* A time another thread has not stored yet is last epoch's, which does no harm. */
     if (call == 2 * THROTTLE_TRIALS - 1)
         atomic_store_explicit(&t->without, trial_median(t, 0) < trial_median(t, 1), memory_order_relaxed);
+}
+
+HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
+                                                MPI_Count n, MPI_Aint row_step, MPI_Count rows)
+{
+    int k = scratch_stores(stride, bs, n, row_step, rows);
+    struct throttle_trial *t = &throttle_trials[k];
+    unsigned call = 0;
+    bool timed = false;
+    if (k) {
+        /* no atomic add: threads that race on the count only lose calls from it, or share a turn */
+        call = atomic_load_explicit(&t->calls, memory_order_relaxed);
+        atomic_store_explicit(&t->calls, call + 1, memory_order_relaxed);
+        call %= THROTTLE_EPOCH;
+        timed = call < 2 * THROTTLE_TRIALS;
+        if (timed ? !__builtin_parity(call) : atomic_load_explicit(&t->without, memory_order_relaxed))
+            k = 0;
+    }
+    uint64_t start = timed ? __rdtsc() : 0;
+    unpack_rows(packed, typed, stride, bs, n, row_step, rows, k);
+    if (timed)
+        trial_record(t, call, (__rdtsc() - start) * 64 / (uint64_t) (n * rows));
 }
 
 /* The entry points: small blocks pages apart taken to be cached go to the kernels without the
