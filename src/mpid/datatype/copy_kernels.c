@@ -161,7 +161,8 @@ static inline __attribute__((always_inline)) void copy_grouped_unpack(char *d, c
 }
 /* Packed blocks of 4 KiB or more with a gap of a page or more after each are copied by the
  * processor's string move (rep movsb) where it is fast (ERMS) and not AMD's (string_pack, set by
- * pick_kernels; not measured there). Each such block starts cold, and on the Xeon host the string
+ * pick_kernels: on Zen 4 the 512^3 y face packed 17% slower with it, and unpacking, in string moves
+ * too, gained nothing). Each such block starts cold, and on the Xeon host the string
  * move ran 5-15% faster there than the 32-byte groups in a loop over blocks (4 KiB rows 1 MiB
  * apart, 56 bytes past a line: +15%); in the benchmark NAS MG y face class D packed +15-20%, the
  * 512^3 y face and FFT2D N=1536 tied. Nearer or smaller blocks lost: MG z face class D (4 KiB rows
