@@ -27,7 +27,7 @@
  *   B - index name                      a pattern begins
  *   P lib name bytes pack unpack hand_pack hand_unpack memcpy     (GB/s)
  *   F lib name reason                   the pattern failed for lib: not timed
- *   C lib name blocks create_ns commit_ns rss_bytes              (per block)
+ *   C lib name blocks create_ns commit_ns held_bytes             (per block)
  * hand_pack and hand_unpack are the hand loops as compiled into that library's plugin; memcpy is
  * this driver's, the same number on every library's line.
  *
@@ -268,12 +268,12 @@ static void run_commits(int index)
         printf("B\t-\t%d\t%s\n", index, names[which]);
         for (int l = 0; l < nlibs; l++) {
             int blocks;
-            double cre, com, rss;
-            const char *err = libs[l].dl->commit(which, reps, &blocks, &cre, &com, &rss);
+            double cre, com, held;
+            const char *err = libs[l].dl->commit(which, reps, &blocks, &cre, &com, &held);
             if (err)
                 printf("F\t%s\t%s\t%s\n", libs[l].name, names[which], err);
             else
-                printf("C\t%s\t%s\t%d\t%.2f\t%.2f\t%.1f\n", libs[l].name, names[which], blocks, cre, com, rss);
+                printf("C\t%s\t%s\t%d\t%.2f\t%.2f\t%.1f\n", libs[l].name, names[which], blocks, cre, com, held);
         }
     }
 }

@@ -30,10 +30,10 @@ typedef struct {
     void (*hand_unpack)(const char *packed);
     void (*free_pattern)(void);
     /* Create + commit of a type of about a million blocks (which: 0 indexed, 1 struct), reps
-     * times: per block the median create and commit time (ns) and the first one's growth of
-     * resident memory (bytes). NULL on success. */
+     * times: per block the median create and commit time (ns) and the heap bytes the first one
+     * holds once created and committed. NULL on success. */
     const char *(*commit)(int which, int reps, int *blocks, double *create_ns, double *commit_ns,
-                          double *rss_bytes);
+                          double *held_bytes);
 } ddtlib;
 
 #define DDTLIB_ABI 1

@@ -75,7 +75,7 @@ END {
     table("pack")
     table("unpack")
     if (ncom) {
-        printf "\nCreate + commit of a type with ~1M blocks: ns per block (create, commit), resident memory bytes per block\n"
+        printf "\nCreate + commit of a type with ~1M blocks: ns per block (create, commit), heap bytes held per block\n"
         printf "%-20s |", "type"
         for (j = 1; j <= nlibs; j++) printf " %-20s |", libs[j] " cre/com/mem"
         printf "\n"

