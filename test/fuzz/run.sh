@@ -6,7 +6,7 @@
 #
 #   test/fuzz/run.sh [SECONDS] [BUILD_DIR]      (default 60 seconds; BUILD_DIR: see build.sh)
 #   test/fuzz/run.sh --update SECONDS           also merges what the run found into test/fuzz/corpus
-#                                               (kept to at most 500 files; commit the result)
+#                                               (kept to at most 1000 files; commit the result)
 #   test/fuzz/run.sh --replay FILES...          runs the given inputs once each (reproducers)
 #
 # The committed corpus (test/fuzz/corpus) is only read; new inputs go to a scratch directory,
@@ -63,7 +63,7 @@ if [ "$update" = 1 ]; then
     n=$(find "$here/corpus" -type f | wc -l)
     for f in $(ls -S -r "$merged"); do
         [ -z "${seed_sums[$f]:-}" ] || continue     # merge names inputs by their SHA-1
-        [ "$n" -lt 500 ] || break
+        [ "$n" -lt 1000 ] || break
         cp "$merged/$f" "$here/corpus/found-$f"
         n=$((n + 1))
     done
