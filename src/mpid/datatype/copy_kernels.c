@@ -534,8 +534,8 @@ HOT __attribute__((noipa)) void MPID_Pack_rows(char *packed, char *typed, MPI_Ai
  * AMD processors throttle, and there only where a trial finds it faster (MPID_Unpack_rows). */
 static int scratch_stores(MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step, MPI_Count rows)
 {
-    if (!amd_host || !lines_apart(stride) || stride % 512 != 0 || bs > 256)
-        return 0;
+    if (!amd_host || !lines_apart(stride) || stride % 512 != 0 || bs > 256 || n < 1 || rows < 1)
+        return 0;   /* (a call with no blocks is not timed: the trial divides by their number) */
     int sets = stride % 4096 == 0 ? 1 : stride % 2048 == 0 ? 2 : stride % 1024 == 0 ? 4 : 8;
     MPI_Count lines = (bs + 63) / 64;   /* of one block */
     MPI_Count blocks = row_step % (4096 / sets) == 0 ? n * rows : n;
