@@ -453,8 +453,8 @@ void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, 
  * in flight: each load's address depends (times an opaque zero) on the block packed that many
  * before it. A plain loop lets the core run some 60 loads ahead, and their page walks then take
  * longer than fewer of them do: on Zen 4, NAS MG x face class D (256x256 blocks 4112 bytes apart,
- * 4 KiB pages) packed at 1.44-1.58 GB/s plainly, 1.27-1.32 with 6 in flight, 1.55 with 8, 1.70-1.82
- * with 10, 1.78-1.90 with 12, 1.76-1.83 with 14 (a test program, three runs of each; in the
+ * 4 KiB pages) packed at 1.44-1.58 GB/s plainly, 1.14-1.32 with 6 in flight, 1.38-1.57 with 8,
+ * 1.70-1.82 with 10, 1.78-1.90 with 12, 1.76-1.83 with 14 (a test program, 3-6 runs each; in the
  * benchmark 1.82-1.88 where the plain loop ran 1.51-1.55 and Open MPI 1.54-1.67). Whole pages
  * apart it lost (512^3 x face, 0.42 vs 0.53 GB/s): those go to the prefetching loop below. The
  * dependency goes through the store just made, which the core forwards. */
