@@ -342,9 +342,9 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
 
 /* The full blocks [b, ...) of an indexed leaf that end by to, from *stream on; returns the first
  * block left. The kernel of irregular types: per block one offset, one prefix sum, a copy. */
-#define INDEXED_KERNEL(NAME, DST, SRC, TARGET) \
-    TARGET static MPI_Count NAME(char **stream_p, char *base, const MPI_Aint *off, const MPI_Count *pre, \
-                                 MPI_Count b, MPI_Count n, MPI_Count to) \
+#define INDEXED_KERNEL(NAME, DST, SRC, OFF_T, PRE_T, TARGET) \
+    TARGET static MPI_Count NAME(char **stream_p, char *base, const OFF_T *off, const PRE_T *pre, MPI_Count b, \
+                                 MPI_Count n, MPI_Count to) \
     { \
         char *stream = *stream_p; \
         for (MPI_Count next = pre[b]; b < n && (next = pre[b + 1]) <= to; b++) { \
@@ -365,16 +365,19 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
     STRIDED_KERNEL(unpack_strided_##SET, typed, packed, 1, 1, unpack_mid_##SET, TARGET) \
     BLKIDX_KERNEL(pack_blkidx32_##SET, packed, typed, int32_t, true, TARGET) \
     BLKIDX_KERNEL(unpack_blkidx32_##SET, typed, packed, int32_t, false, TARGET) \
-    INDEXED_KERNEL(pack_indexed_##SET, stream, typed, TARGET) \
-    INDEXED_KERNEL(unpack_indexed_##SET, typed, stream, TARGET) \
+    INDEXED_KERNEL(pack_indexed_##SET, stream, typed, MPI_Aint, MPI_Count, TARGET) \
+    INDEXED_KERNEL(unpack_indexed_##SET, typed, stream, MPI_Aint, MPI_Count, TARGET) \
     STRIDED_KERNEL(pack_cached_##SET, packed, typed, 0, 0, pack_mid_##SET, TARGET LATE) \
     STRIDED_KERNEL(unpack_cached_##SET, typed, packed, 1, 0, unpack_mid_##SET, TARGET LATE) \
     BLKIDX_KERNEL(pack_blkidx_##SET, packed, typed, MPI_Aint, true, TARGET LATE) \
     BLKIDX_KERNEL(unpack_blkidx_##SET, typed, packed, MPI_Aint, false, TARGET LATE) \
+    INDEXED_KERNEL(pack_indexed32_##SET, stream, typed, int32_t, uint32_t, TARGET LATE) \
+    INDEXED_KERNEL(unpack_indexed32_##SET, typed, stream, int32_t, uint32_t, TARGET LATE) \
     static const MPID_Kernel_set kernels_##SET = { pack_strided_##SET, unpack_strided_##SET, pack_blkidx_##SET, \
                                               unpack_blkidx_##SET, pack_blkidx32_##SET, unpack_blkidx32_##SET, \
                                               pack_indexed_##SET, unpack_indexed_##SET, \
-                                              pack_cached_##SET, unpack_cached_##SET };
+                                              pack_cached_##SET, unpack_cached_##SET, \
+                                              pack_indexed32_##SET, unpack_indexed32_##SET };
 KERNEL_SET(base, HOT_LOOPS)
 KERNEL_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)
 #pragma GCC pop_options
@@ -1056,14 +1059,19 @@ LATE STREAM_TARGET bool MPID_Stream_blkidx(char *stream, char *base, const MPI_A
 }
 
 LATE STREAM_TARGET MPI_Count MPID_Stream_indexed(bool pack, char **stream_p, char *base, const MPI_Aint *off,
-                                                  const MPI_Count *pre, MPI_Count b, MPI_Count n, MPI_Count to)
+                                                  const MPI_Count *pre, const int32_t *off32, const uint32_t *pre32,
+                                                  MPI_Count b, MPI_Count n, MPI_Count to)
 {
+    if (!stream_unit && pre32)
+        return (pack ? MPID_Kernels->pack_indexed32 : MPID_Kernels->unpack_indexed32)(stream_p, base, off32, pre32,
+                                                                                   b, n, to);
     if (!stream_unit)
         return (pack ? MPID_Kernels->pack_indexed : MPID_Kernels->unpack_indexed)(stream_p, base, off, pre, b, n, to);
     char *stream = *stream_p;
-    for (MPI_Count next = pre[b]; b < n && (next = pre[b + 1]) <= to; b++) {
-        MPI_Count len = next - pre[b];
-        char *typed = at(base, off[b]);
+#define PRE(k) (pre32 ? (MPI_Count) pre32[k] : pre[k])
+    for (MPI_Count next = PRE(b); b < n && (next = PRE(b + 1)) <= to; b++) {
+        MPI_Count len = next - PRE(b);
+        char *typed = at(base, off32 ? off32[b] : off[b]);
         if (!words(pack ? stream : typed, len))
             copy_bytes(pack ? stream : typed, pack ? typed : stream, len);
         else if (pack)
@@ -1072,6 +1080,7 @@ LATE STREAM_TARGET MPI_Count MPID_Stream_indexed(bool pack, char **stream_p, cha
             store_words(typed, stream, len);
         stream += len;
     }
+#undef PRE
     *stream_p = stream;
     return b;
 }

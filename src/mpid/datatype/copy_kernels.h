@@ -104,7 +104,7 @@ bool MPID_Stream_strided(bool pack, char *stream, char *typed, MPI_Aint stride, 
 bool MPID_Stream_blkidx(char *stream, char *base, const MPI_Aint *offs, const int32_t *offs32, MPI_Count bs,
                         MPI_Count n);
 MPI_Count MPID_Stream_indexed(bool pack, char **stream, char *base, const MPI_Aint *off, const MPI_Count *pre,
-                              MPI_Count b, MPI_Count n, MPI_Count to);
+                              const int32_t *off32, const uint32_t *pre32, MPI_Count b, MPI_Count n, MPI_Count to);
 void MPID_Stream_end(void);
 /* One run of n bytes (a contiguous type) with streaming stores, visible when it returns; false
  * without AVX2. */
@@ -119,7 +119,8 @@ static inline void copy_run(char *d, const char *s, size_t n, size_t stream_byte
 
 /* n blocks of bs bytes between the packed stream and the typed buffer: block i at typed + i * stride
  * (strided) or at base + offs[i] (blkidx, with 64- or 32-bit offsets); and the full blocks [b, ...)
- * of an indexed leaf that end by stream byte to, from *stream on (returns the first block left). */
+ * of an indexed leaf that end by stream byte to, from *stream on (returns the first block left;
+ * with 64-bit offsets and prefix sums, or 32-bit ones). */
 typedef void (*MPID_Row_kernel)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
 typedef struct {
     void (*pack_strided)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
@@ -135,6 +136,10 @@ typedef struct {
     /* the strided kernels without the prefetch ahead of small blocks pages apart (in the L2) */
     void (*pack_cached)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
     void (*unpack_cached)(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n);
+    MPI_Count (*pack_indexed32)(char **stream, char *base, const int32_t *off, const uint32_t *pre, MPI_Count b,
+                                MPI_Count n, MPI_Count to);
+    MPI_Count (*unpack_indexed32)(char **stream, char *base, const int32_t *off, const uint32_t *pre,
+                                  MPI_Count b, MPI_Count n, MPI_Count to);
 } MPID_Kernel_set;
 extern const MPID_Kernel_set *MPID_Kernels;
 

@@ -29,7 +29,8 @@ typedef enum {
     MPID_LOOP_CONTIG,   /* count child elements back to back (at child_extent) */
     MPID_LOOP_VECTOR,   /* count blocks of blocklen children, block k at k * stride */
     MPID_LOOP_BLKIDX,   /* count blocks of blocklen children, block k at offsets[k] (or offsets32[k]) */
-    MPID_LOOP_INDEXED,  /* count blocks at offsets[k], of (prefix[k+1] - prefix[k]) / child_size children */
+    MPID_LOOP_INDEXED,  /* count blocks at offsets[k], of (prefix[k+1] - prefix[k]) / child_size children
+                           (or offsets32 and prefix32: MPID_Loop_offset, MPID_Loop_prefix) */
     MPID_LOOP_STRUCT    /* count blocks: block k is one instance of children[k] */
 } MPID_Loop_kind;
 
@@ -41,9 +42,11 @@ typedef struct MPID_Loop {
     MPI_Count blocklen;           /* VECTOR, BLKIDX: elements per block */
     MPI_Aint stride;              /* VECTOR: bytes between block starts */
     MPI_Aint *offsets;            /* BLKIDX, INDEXED, STRUCT: byte offset of each block */
-    int32_t *offsets32;           /* BLKIDX leaf whose offsets span less than 2 GiB: them, in half
-                                     the bytes for the kernels to read (offsets is then NULL) */
+    int32_t *offsets32;           /* BLKIDX leaf or INDEXED loop whose offsets span less than 2 GiB:
+                                     them, in half the bytes to read and keep (offsets is then NULL) */
     MPI_Count *prefix;            /* INDEXED, STRUCT: packed bytes before block k (count + 1 values) */
+    uint32_t *prefix32;           /* INDEXED loop with offsets32 and under 4 GiB of data: prefix,
+                                     in 32 bits (prefix is then NULL); the two go together */
     struct MPID_Loop *child;      /* the element of every block; NULL at a leaf (basic elements) */
     struct MPID_Loop **children;  /* STRUCT: block k is one instance of children[k] */
     MPI_Aint child_extent;        /* distance between consecutive elements inside a block */
@@ -58,6 +61,16 @@ typedef struct MPID_Loop {
     struct MPID_Plan *plan;       /* root of a leaf or a struct of leaves: the kernel calls that
                                      copy one instance whole (plan.c) */
 } MPID_Loop;
+
+/* Offset and prefix sum k of an INDEXED loop, whichever width it keeps them in. */
+static inline MPI_Aint MPID_Loop_offset(const MPID_Loop *l, MPI_Count k)
+{
+    return l->offsets32 ? l->offsets32[k] : l->offsets[k];
+}
+static inline MPI_Count MPID_Loop_prefix(const MPID_Loop *l, MPI_Count k)
+{
+    return l->prefix32 ? l->prefix32[k] : l->prefix[k];
+}
 
 /* Builds the dataloop of a type from its constructors (at commit). NULL with an error recorded if
  * memory runs out. Types with no data get a CONTIG loop of count 0. */

@@ -52,13 +52,14 @@ static MPI_Count min_c(MPI_Count a, MPI_Count b) { return a < b ? a : b; }
 
 static MPI_Count max_c(MPI_Count a, MPI_Count b) { return a > b ? a : b; }
 
-/* Index of the block holding stream byte pos: the last k < n with prefix[k] <= pos. */
-static MPI_Count search(const MPI_Count *prefix, MPI_Count n, MPI_Count pos)
+/* Index of the block of an indexed or struct loop holding stream byte pos: the last k < count
+ * with prefix k <= pos. */
+static MPI_Count search(const MPID_Loop *l, MPI_Count pos)
 {
-    MPI_Count lo = 0, hi = n - 1;
+    MPI_Count lo = 0, hi = l->count - 1;
     while (lo < hi) {
         MPI_Count mid = lo + (hi - lo + 1) / 2;
-        if (prefix[mid] <= pos)
+        if (MPID_Loop_prefix(l, mid) <= pos)
             lo = mid;
         else
             hi = mid - 1;
@@ -73,10 +74,10 @@ static MPI_Count find_block(const MPID_Loop *l, MPI_Count pos, MPI_Count *hints)
     MPI_Count *h = hints && l->depth < MPID_SEGMENT_HINTS ? &hints[l->depth] : NULL;
     if (h) {
         for (MPI_Count k = *h; k < l->count && k <= *h + 1; k++)
-            if (l->prefix[k] <= pos && pos < l->prefix[k + 1])
+            if (MPID_Loop_prefix(l, k) <= pos && pos < MPID_Loop_prefix(l, k + 1))
                 return *h = k;
     }
-    MPI_Count k = search(l->prefix, l->count, pos);
+    MPI_Count k = search(l, pos);
     if (h)
         *h = k;
     return k;
@@ -215,15 +216,13 @@ static void equal_blocks_leaf(const MPID_Loop *l, char *base, MPI_Count from, MP
  * inline; the first and last may be cut by the range. */
 static void indexed_leaf(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, Ctx *c)
 {
-    const MPI_Aint *off = l->offsets;
-    const MPI_Count *pre = l->prefix;
     const MPI_Count n = l->count;
     const bool pack = c->op == OP_PACK;
     char *stream = c->stream;
     MPI_Count b = find_block(l, from, c->hints);
-    if (from > pre[b]) {   /* the range starts inside block b */
-        MPI_Count hi = min_c(to, pre[b + 1]);
-        char *typed = at(base, off[b] + (from - pre[b]));
+    if (from > MPID_Loop_prefix(l, b)) {   /* the range starts inside block b */
+        MPI_Count start = MPID_Loop_prefix(l, b), hi = min_c(to, MPID_Loop_prefix(l, b + 1));
+        char *typed = at(base, MPID_Loop_offset(l, b) + (from - start));
         if (pack)
             copy_bytes(stream, typed, hi - from);
         else
@@ -232,16 +231,21 @@ static void indexed_leaf(const MPID_Loop *l, char *base, MPI_Count from, MPI_Cou
         b++;
     }
     if (c->streaming)
-        b = MPID_Stream_indexed(pack, &stream, base, off, pre, b, n, to);
+        b = MPID_Stream_indexed(pack, &stream, base, l->offsets, l->prefix, l->offsets32, l->prefix32, b, n, to);
+    else if (l->prefix32)
+        b = (pack ? MPID_Kernels->pack_indexed32 : MPID_Kernels->unpack_indexed32)(&stream, base, l->offsets32,
+                                                                                 l->prefix32, b, n, to);
     else
-        b = (pack ? MPID_Kernels->pack_indexed : MPID_Kernels->unpack_indexed)(&stream, base, off, pre, b, n, to);
-    if (b < n && pre[b] < to) {   /* it ends inside block b */
-        char *typed = at(base, off[b]);
+        b = (pack ? MPID_Kernels->pack_indexed : MPID_Kernels->unpack_indexed)(&stream, base, l->offsets, l->prefix,
+                                                                             b, n, to);
+    if (b < n && MPID_Loop_prefix(l, b) < to) {   /* it ends inside block b */
+        MPI_Count start = MPID_Loop_prefix(l, b);
+        char *typed = at(base, MPID_Loop_offset(l, b));
         if (pack)
-            copy_bytes(stream, typed, to - pre[b]);
+            copy_bytes(stream, typed, to - start);
         else
-            copy_bytes(typed, stream, to - pre[b]);
-        stream += to - pre[b];
+            copy_bytes(typed, stream, to - start);
+        stream += to - start;
         b++;
     }
     if (c->hints && l->depth < MPID_SEGMENT_HINTS && b > 0)
@@ -382,15 +386,16 @@ static void walk(const MPID_Loop *l, char *base, MPI_Count from, MPI_Count to, C
             indexed_leaf(l, base, from, to, c);
             return;
         }
-        for (MPI_Count b = find_block(l, from, c->hints); b < l->count && l->prefix[b] < to && !c->stopped; b++) {
-            MPI_Count s = l->prefix[b], e = l->prefix[b + 1];
+        for (MPI_Count b = find_block(l, from, c->hints); b < l->count && MPID_Loop_prefix(l, b) < to && !c->stopped;
+             b++) {
+            MPI_Count s = MPID_Loop_prefix(l, b), e = MPID_Loop_prefix(l, b + 1);
             MPI_Count lo = max_c(from, s) - s, hi = min_c(to, e) - s;
             if (l->kind == MPID_LOOP_STRUCT)
                 walk(l->children[b], base, lo, hi, c);
             else if (is_leaf(l))
-                run_of_block(c, l, b, at(base, l->offsets[b] + lo), hi - lo);
+                run_of_block(c, l, b, at(base, MPID_Loop_offset(l, b) + lo), hi - lo);
             else
-                elements(l->child, l->child_extent, at(base, l->offsets[b]), lo, hi, c);
+                elements(l->child, l->child_extent, at(base, MPID_Loop_offset(l, b)), lo, hi, c);
             if (c->hints && l->depth < MPID_SEGMENT_HINTS)
                 c->hints[l->depth] = b;
         }
@@ -404,13 +409,13 @@ static MPI_Count misalign(const MPID_Loop *l, MPI_Count pos, MPI_Count *hints)
     while (pos > 0 && pos < l->size) {
         if (is_leaf(l) && l->el_types) {
             MPI_Count k = find_block(l, pos, hints);
-            return (pos - l->prefix[k]) % block_el_size(l, k);
+            return (pos - MPID_Loop_prefix(l, k)) % block_el_size(l, k);
         }
         if (is_leaf(l))
             return pos % l->el_size;
         if (l->kind == MPID_LOOP_STRUCT) {
             MPI_Count k = find_block(l, pos, hints);
-            pos -= l->prefix[k];
+            pos -= MPID_Loop_prefix(l, k);
             l = l->children[k];
         } else {
             pos %= l->child_size;   /* blocks and elements start at multiples of the element size */
@@ -556,6 +561,7 @@ static void set_top(MPID_Loop *top, const MPID_Loop *loop, MPID_Datatype *dt, MP
     top->offsets = NULL;
     top->offsets32 = NULL;
     top->prefix = NULL;
+    top->prefix32 = NULL;
     top->el_types = NULL;
     top->windows = NULL;
     top->plan = NULL;
