@@ -1062,11 +1062,8 @@ LATE STREAM_TARGET MPI_Count MPID_Stream_indexed(bool pack, char **stream_p, cha
                                                   const MPI_Count *pre, const int32_t *off32, const uint32_t *pre32,
                                                   MPI_Count b, MPI_Count n, MPI_Count to)
 {
-    if (!stream_unit && pre32)
-        return (pack ? MPID_Kernels->pack_indexed32 : MPID_Kernels->unpack_indexed32)(stream_p, base, off32, pre32,
-                                                                                   b, n, to);
     if (!stream_unit)
-        return (pack ? MPID_Kernels->pack_indexed : MPID_Kernels->unpack_indexed)(stream_p, base, off, pre, b, n, to);
+        return MPID_Copy_indexed(pack, stream_p, base, off, pre, off32, pre32, b, n, to);
     char *stream = *stream_p;
 #define PRE(k) (pre32 ? (MPI_Count) pre32[k] : pre[k])
     for (MPI_Count next = PRE(b); b < n && (next = PRE(b + 1)) <= to; b++) {

@@ -143,6 +143,17 @@ typedef struct {
 } MPID_Kernel_set;
 extern const MPID_Kernel_set *MPID_Kernels;
 
+/* The indexed kernel for the arrays an indexed leaf keeps: 32-bit (off32 and pre32) or 64-bit. */
+static inline MPI_Count MPID_Copy_indexed(bool pack, char **stream, char *base, const MPI_Aint *off,
+                                          const MPI_Count *pre, const int32_t *off32, const uint32_t *pre32,
+                                          MPI_Count b, MPI_Count n, MPI_Count to)
+{
+    if (pre32)
+        return (pack ? MPID_Kernels->pack_indexed32 : MPID_Kernels->unpack_indexed32)(stream, base, off32, pre32, b,
+                                                                                   n, to);
+    return (pack ? MPID_Kernels->pack_indexed : MPID_Kernels->unpack_indexed)(stream, base, off, pre, b, n, to);
+}
+
 /* The strided kernels: rows of n blocks of bs bytes, block i of row r at
  * typed + r * row_step + i * stride, in that order in the packed stream (one run of blocks is one
  * row). 8-byte blocks close together go two to a 16-byte move. */

@@ -18,7 +18,7 @@
 /* Beyond this many leaves a struct is walked: its per-leaf work hides the walk. */
 #define PLAN_MAX_STEPS 32
 
-typedef enum { STEP_RUN, STEP_STRIDED, STEP_BLKIDX32, STEP_BLKIDX, STEP_INDEXED, STEP_INDEXED32 } Step_kind;
+typedef enum { STEP_RUN, STEP_STRIDED, STEP_BLKIDX32, STEP_BLKIDX, STEP_INDEXED } Step_kind;
 
 typedef struct {
     Step_kind kind;
@@ -33,10 +33,8 @@ typedef struct {
             MPID_Row_kernel row[2];   /* the kernel for unpack ([0]) and pack, if the strided
                                          entry point would only pass each row on to it */
         };
-        struct {
-            const void *offsets;      /* BLKIDX32 and INDEXED32: int32_t, BLKIDX and INDEXED: MPI_Aint */
-            const void *prefix;       /* INDEXED: MPI_Count, INDEXED32: uint32_t */
-        };
+        const void *offsets;      /* BLKIDX32: int32_t, BLKIDX: MPI_Aint */
+        const MPID_Loop *leaf;    /* INDEXED: its arrays, of either width */
     };
 } Step;
 
@@ -109,9 +107,8 @@ static bool add_steps(MPID_Plan *p, const MPID_Loop *l, MPI_Aint disp)
         s->offsets = l->offsets32 ? shared_offsets(p, l->offsets32, l->count) : (const void *) l->offsets;
         break;
     default:
-        s->kind = l->prefix32 ? STEP_INDEXED32 : STEP_INDEXED;
-        s->offsets = l->prefix32 ? (const void *) l->offsets32 : (const void *) l->offsets;
-        s->prefix = l->prefix32 ? (const void *) l->prefix32 : (const void *) l->prefix;
+        s->kind = STEP_INDEXED;
+        s->leaf = l;
         break;
     }
     p->n++;
@@ -159,12 +156,8 @@ void MPID_Plan_run(const MPID_Plan *p, char *buf, char *stream, bool pack)
             break;
         case STEP_INDEXED: {
             char *end = stream;
-            (pack ? k->pack_indexed : k->unpack_indexed)(&end, base, s->offsets, s->prefix, 0, s->n, s->bytes);
-            break;
-        }
-        case STEP_INDEXED32: {
-            char *end = stream;
-            (pack ? k->pack_indexed32 : k->unpack_indexed32)(&end, base, s->offsets, s->prefix, 0, s->n, s->bytes);
+            const MPID_Loop *l = s->leaf;
+            MPID_Copy_indexed(pack, &end, base, l->offsets, l->prefix, l->offsets32, l->prefix32, 0, s->n, s->bytes);
             break;
         }
         }

@@ -151,9 +151,7 @@ static void run(Ctx *c, const MPID_Loop *leaf, char *addr, MPI_Count len)
 /* Where block k of a VECTOR or BLKIDX loop starts, base already moved by its disp. */
 static char *block_addr(const MPID_Loop *l, char *base, MPI_Count k)
 {
-    if (l->offsets32)
-        return at(base, l->offsets32[k]);
-    return l->offsets ? at(base, l->offsets[k]) : at_k(base, k, l->stride);
+    return l->offsets || l->offsets32 ? at(base, MPID_Loop_offset(l, k)) : at_k(base, k, l->stride);
 }
 
 /* The same with streaming stores, or false where those do not apply (copy_kernels.h). */
@@ -232,12 +230,8 @@ static void indexed_leaf(const MPID_Loop *l, char *base, MPI_Count from, MPI_Cou
     }
     if (c->streaming)
         b = MPID_Stream_indexed(pack, &stream, base, l->offsets, l->prefix, l->offsets32, l->prefix32, b, n, to);
-    else if (l->prefix32)
-        b = (pack ? MPID_Kernels->pack_indexed32 : MPID_Kernels->unpack_indexed32)(&stream, base, l->offsets32,
-                                                                                 l->prefix32, b, n, to);
     else
-        b = (pack ? MPID_Kernels->pack_indexed : MPID_Kernels->unpack_indexed)(&stream, base, l->offsets, l->prefix,
-                                                                             b, n, to);
+        b = MPID_Copy_indexed(pack, &stream, base, l->offsets, l->prefix, l->offsets32, l->prefix32, b, n, to);
     if (b < n && MPID_Loop_prefix(l, b) < to) {   /* it ends inside block b */
         MPI_Count start = MPID_Loop_prefix(l, b);
         char *typed = at(base, MPID_Loop_offset(l, b));
