@@ -79,10 +79,13 @@ STRIDE_TEST lines_apart(MPI_Aint stride)
  * N=512 unpack (2 KiB blocks 8 KiB apart) kept its gain (+12%). */
 #define LEAD_MIN 2048
 static size_t l2_set_span = 128 << 10;   /* set by MPID_Copy_init */
-/* An AMD processor (set by pick_kernels; LOOM_AMD_RULES=1 or 0 says so whatever the processor, so
- * that the tests run both ways): the rules measured on Zen 4 that the Xeon host measured otherwise
- * hold only there (lead_blocks, scratch_stores, narrow_unpack). */
-static bool amd_host;
+/* Whose measurements the kernels follow, set by pick_kernels from the processor (LOOM_RULES=intel,
+ * zen4 or zen5 says so whatever the processor, so that the tests run every way). The rules
+ * measured on Zen 4 that the Xeon host measured otherwise hold on AMD processors (amd_host:
+ * lead_blocks, scratch_stores, narrow_unpack, pack_paced); Zen 5 (family 1Ah), an AMD processor
+ * too, has rules of its own where it measured otherwise again (zen5_host: string_blocks, the
+ * streaming stores). */
+static bool amd_host, zen5_host;
 STRIDE_TEST lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs, bool unpack)
 {
     size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
@@ -159,25 +162,37 @@ static inline __attribute__((always_inline)) void copy_grouped_unpack(char *d, c
 {
     copy_grouped(d, s, n, true);
 }
-/* Packed blocks of 4 KiB or more with a gap of a page or more after each are copied by the
- * processor's string move (rep movsb) where it is fast (ERMS) and not AMD's (string_pack, set by
- * pick_kernels: on Zen 4 the 512^3 y face packed 17% slower with it, and unpacking, in string moves
- * too, gained nothing). Each such block starts cold, and on the Xeon host the string
- * move ran 5-15% faster there than the 32-byte groups in a loop over blocks (4 KiB rows 1 MiB
- * apart, 56 bytes past a line: +15%); in the benchmark NAS MG y face class D packed +15-20%, the
- * 512^3 y face and FFT2D N=1536 tied. Nearer or smaller blocks lost: MG z face class D (4 KiB rows
- * 16 bytes apart) -5%, FFT2D N=512 (2 KiB blocks, 6 KiB gaps) -7%; and unpacking, where the blocks
- * are the stores, gained nowhere consistently. */
-#define STRING_PACK_MIN 4096
-static bool string_pack;
+/* Blocks copied by the processor's string move (rep movsb), where it beats the loops below
+ * (string_min, set by pick_kernels; 0: nowhere).
+ * On Intel processors with ERMS, packed blocks of 4 KiB or more with a gap of a page or more after
+ * each: each such block starts cold, and on the Xeon host the string move ran 5-15% faster there
+ * than the 32-byte groups in a loop over blocks (4 KiB rows 1 MiB apart, 56 bytes past a line:
+ * +15%); in the benchmark NAS MG y face class D packed +15-20%, the 512^3 y face and FFT2D N=1536
+ * tied. Nearer or smaller blocks lost: MG z face class D (4 KiB rows 16 bytes apart) -5%, FFT2D
+ * N=512 (2 KiB blocks, 6 KiB gaps) -7%; and unpacking, where the blocks are the stores, gained
+ * nowhere consistently.
+ * On Zen 4 the 512^3 y face packed 17% slower with it, and unpacking gained nothing: never there.
+ * On Zen 5 (family 1Ah) the string move of more than 2080 bytes runs in a faster way than shorter
+ * ones, at any stride, packing and unpacking: in a test program, 2112-byte blocks 48 KiB apart in
+ * the L2 copied at 78-87 GB/s where 2048-byte ones and the 32- or 64-byte loops ran 57-62 (glibc's
+ * memcpy takes the string move from 2112 bytes on there too); 3-8 KiB blocks at 1.3-1.6x the
+ * loops, whatever their stride, and as fast as they from memory. */
+#define STRING_ERMS_MIN 4096
+#define STRING_ZEN5_MIN 2112
+static MPI_Count string_min;
+static bool string_any;   /* any direction and stride, not only packs a page apart */
 static inline __attribute__((always_inline)) void copy_string(char *d, const char *s, MPI_Count n)
 {
     __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
 }
-STRIDE_TEST string_blocks(MPI_Aint stride, MPI_Count bs)
+STRIDE_TEST string_blocks(MPI_Aint stride, MPI_Count bs, bool unpack)
 {
     size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
-    return string_pack && bs >= STRING_PACK_MIN && dist >= (size_t) bs + 4096;
+    if (!string_min || bs < string_min)
+        return false;
+    if (string_any)
+        return dist % l2_set_span >= (size_t) bs && dist % l2_set_span <= l2_set_span - (size_t) bs;
+    return !unpack && dist >= (size_t) bs + 4096;
 }
 /* n blocks of bs bytes copied by COPY, each prefetching the next block's first line where they are
  * far apart (far): the hardware prefetcher does not jump the gap */
@@ -193,7 +208,7 @@ STRIDE_TEST string_blocks(MPI_Aint stride, MPI_Count bs)
                                                       MPI_Count n) \
     { \
         bool far = lines_apart(stride); \
-        if (!RW && string_blocks(stride, bs)) { \
+        if (string_blocks(stride, bs, RW)) { \
             BLOCKS_NEXT_LINE_AHEAD(copy_string, DST, SRC, RW) \
             return; \
         } \
@@ -271,7 +286,7 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
             STRIDED_CASE(24, DST, SRC, RW) STRIDED_CASE(32, DST, SRC, RW) STRIDED_CASE(40, DST, SRC, RW) \
             STRIDED_CASE(48, DST, SRC, RW) STRIDED_CASE(64, DST, SRC, RW) \
         default: \
-            if (lead_blocks(typed, stride, bs, RW)) { \
+            if (lead_blocks(typed, stride, bs, RW) && !string_blocks(stride, bs, RW)) { \
                 MPI_Count i = 0; \
                 for (; i + 1 < n; i++, packed += bs, typed = at(typed, stride)) \
                     copy_leading(DST, SRC, bs, at(typed, stride), RW); \
@@ -384,9 +399,15 @@ KERNEL_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)
 
 const MPID_Kernel_set *MPID_Kernels = &kernels_base;
 static bool stream_unit;   /* the streaming stores' AVX2 is there (set by pick_kernels) */
+static bool stream_wide;   /* and AVX-512's 64-byte ones (stream_lines) */
 static size_t l1_ways = 8;    /* set by MPID_Copy_init */
 
 size_t MPID_Copy_chunk = 512 << 10;
+/* The most of the last-level cache one core's stream is taken to keep. A guest may be told the
+ * L3 of the whole package: the Zen 5 host's hwloc reports 508 MB for each core, where copies of
+ * 16 MiB already run at memory speed (32 MiB, the L3 of one Zen 4 or Zen 5 CCD, is what its
+ * cores share), and nothing was streamed. */
+#define STREAM_MIN_MAX ((size_t) 32 << 20)
 
 void MPID_Copy_init(void)
 {
@@ -398,24 +419,46 @@ void MPID_Copy_init(void)
     if (MPID_Cache_set_span(1) > 0 && MPID_Cache_size(1) / MPID_Cache_set_span(1) > 0)
         l1_ways = MPID_Cache_size(1) / MPID_Cache_set_span(1);
     if (MPID_Cache_size(3) >= MPID_Copy_chunk)
-        MPID_Stream_min = MPID_Cache_size(3);
+        MPID_Stream_min = MPID_Cache_size(3) < STREAM_MIN_MAX ? MPID_Cache_size(3) : STREAM_MIN_MAX;
     const char *min = getenv("LOOM_STREAM_MIN");   /* tests: stream small packs too */
     if (min && *min)
         MPID_Stream_min = strtoull(min, NULL, 10);
 }
 
+/* The processor's family as AMD counts it (base plus extended family): 19h Zen 3 and 4, 1Ah Zen 5. */
+static unsigned amd_family(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    unsigned family = (a >> 8) & 0xf;
+    return family == 0xf ? family + ((a >> 20) & 0xff) : family;
+}
+
 /* LOOM_KERNELS=base keeps the baseline set on an AVX2 machine (the tests run both). */
 __attribute__((constructor)) static void pick_kernels(void)
 {
-    const char *want = getenv("LOOM_KERNELS"), *amd = getenv("LOOM_AMD_RULES");
+    const char *want = getenv("LOOM_KERNELS"), *rules = getenv("LOOM_RULES");
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2") && !(want && strcmp(want, "base") == 0))
         MPID_Kernels = &kernels_avx2;
     stream_unit = __builtin_cpu_supports("avx2");
-    amd_host = amd && *amd ? strcmp(amd, "0") != 0 : __builtin_cpu_is("amd");
+    stream_wide = stream_unit && __builtin_cpu_supports("avx512f");
+    if (rules && *rules) {
+        amd_host = strcmp(rules, "intel") != 0;
+        zen5_host = strcmp(rules, "zen5") == 0;
+    } else {
+        amd_host = __builtin_cpu_is("amd");
+        zen5_host = amd_host && amd_family() >= 0x1a;
+    }
     unsigned a, b, c, d;
     bool erms = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 9));
-    string_pack = erms && !amd_host;
+    if (zen5_host) {
+        string_min = STRING_ZEN5_MIN;
+        string_any = true;
+    } else if (!amd_host && erms) {
+        string_min = STRING_ERMS_MIN;
+    }
 }
 
 /* Blocks taken to be in the cache, as in a loop of exchanges of the same face: their lines fit in
@@ -926,12 +969,31 @@ static inline bool words(const char *d, MPI_Count bs)
 {
     return (((uintptr_t) d | (uintptr_t) bs) & 7) == 0;
 }
+/* Whole lines, n a multiple of 64 and d on a line: one 64-byte streaming store per line on Zen 5
+ * (where the processor has AVX-512: stream_wide; elsewhere not measured). On Zen 5, 1 KiB blocks 2 KiB apart
+ * packed from memory at 17.9 GB/s so, 14.6 with two 32-byte stores per line, in a test program;
+ * unpacked 17.4 and 16.3. Out of line, since the callers are compiled for AVX2 only. */
+__attribute__((target("avx512f"), noinline)) static void stream_lines(char *d, const char *s, MPI_Count n)
+{
+    for (; n > 0; n -= 64, d += 64, s += 64)
+        _mm512_stream_si512((__m512i *) d, _mm512_loadu_si512((const __m512i *) s));
+}
+#define STREAM_LINES_MIN 256
 static inline __attribute__((always_inline)) STREAM_TARGET void stream_words(char *d, const char *s, MPI_Count n)
 {
     long long w;
     for (; n > 0 && (uintptr_t) d % 32; n -= 8, d += 8, s += 8) {
         memcpy(&w, s, 8);
         _mm_stream_si64((long long *) d, w);
+    }
+    if (stream_wide && zen5_host && n >= STREAM_LINES_MIN) {
+        if ((uintptr_t) d % 64) {
+            _mm256_stream_si256((__m256i *) d, _mm256_loadu_si256((const __m256i *) s));
+            n -= 32, d += 32, s += 32;
+        }
+        MPI_Count lines = n & ~(MPI_Count) 63;
+        stream_lines(d, s, lines);
+        n -= lines, d += lines, s += lines;
     }
     for (; n >= 32; n -= 32, d += 32, s += 32)
         _mm256_stream_si256((__m256i *) d, _mm256_loadu_si256((const __m256i *) s));
@@ -1018,12 +1080,23 @@ LATE static HOT_LOOPS __attribute__((noinline)) void unpack_each_word(char *type
             MOVE_APART(uint64_t, typed + k, stream + k);
 }
 
+/* What Zen 5 streams: blocks of whole lines, mostly (STREAM_LINES_MIN and more), and 8-byte blocks
+ * packed two to a store. The rest, from memory as from the caches, goes through the kernels: in one
+ * process next to the streamed forms, 40-byte blocks 80 apart packed 13-38% faster so (their
+ * streaming stores of 8 and 32 bytes fill lines piecemeal), and unpacked as fast; 8-byte blocks 16
+ * apart unpacked 2-6% faster; irregular blocks of 8-256 bytes packed 30% and unpacked 16% faster. */
+STRIDE_TEST zen5_streams(bool pack, MPI_Count bs)
+{
+    return bs >= STREAM_LINES_MIN || (pack && bs == 8);
+}
+
 LATE STREAM_TARGET bool MPID_Stream_strided(bool pack, char *stream, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                               MPI_Aint row_step, MPI_Count rows)
 {
     bool whole_words = pack ? words(stream, bs) : words(typed, bs) && stride % 8 == 0 && row_step % 8 == 0;
     if (!stream_unit || !whole_words
-        || (!pack && bs < STREAM_UNPACK_MIN && scratch_stores(stride, bs, n, row_step, rows)))
+        || (!pack && bs < STREAM_UNPACK_MIN && scratch_stores(stride, bs, n, row_step, rows))
+        || (zen5_host && !zen5_streams(pack, bs)))
         return false;
 #define ROW_BLOCK(i) at_k(row, i, stride)
     for (MPI_Count r = 0; r < rows; r++) {
@@ -1050,7 +1123,7 @@ LATE STREAM_TARGET bool MPID_Stream_strided(bool pack, char *stream, char *typed
 LATE STREAM_TARGET bool MPID_Stream_blkidx(char *stream, char *base, const MPI_Aint *offs, const int32_t *offs32,
                                             MPI_Count bs, MPI_Count n)
 {
-    if (!stream_unit || !words(stream, bs))
+    if (!stream_unit || !words(stream, bs) || (zen5_host && bs < STREAM_LINES_MIN))
         return false;
 #define AT_OFFSET(i) at(base, offs32 ? offs32[i] : offs[i])
     STREAM_BLOCKS(true, AT_OFFSET, true);
@@ -1062,7 +1135,7 @@ LATE STREAM_TARGET MPI_Count MPID_Stream_indexed(bool pack, char **stream_p, cha
                                                   const MPI_Count *pre, const int32_t *off32, const uint32_t *pre32,
                                                   MPI_Count b, MPI_Count n, MPI_Count to)
 {
-    if (!stream_unit)
+    if (!stream_unit || zen5_host)
         return MPID_Copy_indexed(pack, stream_p, base, off, pre, off32, pre32, b, n, to);
     char *stream = *stream_p;
 #define PRE(k) (pre32 ? (MPI_Count) pre32[k] : pre[k])

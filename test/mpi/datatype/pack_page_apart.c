@@ -5,8 +5,8 @@
  * block packed some blocks before it, and 4- and 24-byte ones next to them. Strides of one page
  * and a little more, of whole pages, and negative; one long row of blocks (a vector), two (an
  * hvector of vectors, as the MG x face), and many rows shorter than the paced loop's lead. Run
- * with the other processors' rules and with AMD's whatever the processor (LOOM_AMD_RULES=0 in
- * the testlist; pack_page_apart_amd_rules). The packed bytes must be the blocks' in type-map
+ * with Intel's rules and with Zen 4's whatever the processor (LOOM_RULES=intel in the testlist;
+ * pack_page_apart_amd_rules). The packed bytes must be the blocks' in type-map
  * order, nothing written past them; unpacking must write exactly the blocks and leave their
  * neighbours alone.
  */

@@ -3,7 +3,7 @@
  * blocks at strides of a multiple of 512 bytes are unpacked with and without scratch stores in
  * turns for the first calls of every epoch of 1024 calls, and then the way that timed faster.
  * Whichever way each call takes, it must write exactly the blocks. The testlist line sets
- * LOOM_AMD_RULES=1, since only those rules throttle. Three layouts, unpacked in turns (as a
+ * LOOM_RULES=zen4, since only AMD's rules throttle. Three layouts, unpacked in turns (as a
  * program exchanging several faces would) for more than two epochs each: a column of 8-byte blocks
  * 512 bytes apart (the x face of a 64^3 array of doubles), 16-byte blocks 1 KiB apart and 32-byte
  * blocks a page apart. Each call unpacks new values; the bytes between the blocks are checked at
