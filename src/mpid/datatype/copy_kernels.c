@@ -86,6 +86,8 @@ static size_t l2_set_span = 128 << 10;   /* set by MPID_Copy_init */
  * too, has rules of its own where it measured otherwise again (zen5_host: string_blocks, the
  * streaming stores). */
 static bool amd_host, zen5_host;
+static bool gather_unit;   /* AVX-512's gathers and scatters are there (pack_gather_8) */
+#define GATHER_TARGET __attribute__((target("avx512f"), noinline))
 STRIDE_TEST lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs, bool unpack)
 {
     size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
@@ -314,7 +316,11 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
         } \
         return;
 /* Blocks of the size of a scalar T: four loads, then their four stores, so that four misses on the
- * scattered side are in flight at once (LAMMPS atomic pack +8%). */
+ * scattered side are in flight at once (LAMMPS atomic pack +8%; on Zen 5, 4-byte blocks at random
+ * offsets in the L2, SPECFEM3D's outer core, +10-13% in a test program and in the benchmark, next
+ * to one at a time). Unpacking those sixteen at a time by one AVX-512 scatter ran 22-40% faster in
+ * test programs but 3% slower in the benchmark, and gathers gained nothing for these nor for
+ * 8-byte blocks (pack_gather_8 takes strided ones): not kept. */
 #define GROUPED_CASE(N, T, DST, SRC) \
     case N: { \
         MPI_Count i = 0; \
@@ -343,8 +349,8 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
     TARGET static void NAME(char *packed, char *base, const OFF *offs, MPI_Count bs, MPI_Count n) \
     { \
         switch (bs) { \
-            INDEXED_CASE(1, DST, SRC, WIDE) INDEXED_CASE(2, DST, SRC, WIDE) INDEXED_CASE(4, DST, SRC, WIDE) \
-            GROUPED_CASE(8, uint64_t, DST, SRC) \
+            INDEXED_CASE(1, DST, SRC, WIDE) INDEXED_CASE(2, DST, SRC, WIDE) \
+            GROUPED_CASE(4, uint32_t, DST, SRC) GROUPED_CASE(8, uint64_t, DST, SRC) \
             INDEXED_CASE(12, DST, SRC, WIDE) INDEXED_CASE(16, DST, SRC, WIDE) \
             INDEXED_CASE(24, DST, SRC, WIDE) INDEXED_CASE(32, DST, SRC, WIDE) \
         default: \
@@ -444,6 +450,7 @@ __attribute__((constructor)) static void pick_kernels(void)
         MPID_Kernels = &kernels_avx2;
     stream_unit = __builtin_cpu_supports("avx2");
     stream_wide = stream_unit && __builtin_cpu_supports("avx512f");
+    gather_unit = __builtin_cpu_supports("avx512f");
     if (rules && *rules) {
         amd_host = strcmp(rules, "intel") != 0;
         zen5_host = strcmp(rules, "zen5") == 0;
@@ -495,6 +502,52 @@ void MPID_Pack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MP
 void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step,
                       MPI_Count rows);
 
+/* 8-byte blocks two lines or more apart, eight at a time by one AVX-512 gather (packing) or
+ * scatter (unpacking), on Zen 5, where their loads and stores run faster so than one by one
+ * (zen5_gathers). In a test program, 4096 blocks in the L2: packed 512 bytes apart (the x face of
+ * a 64^3 array, whose lines share eight of the L1's sets) at 9.5 GB/s, where the kernels' four
+ * loads ahead of their stores ran 5.0 and one load at a time 6.3; 128-2064 bytes apart 14.8-15.1
+ * where those ran 12.1-13.4 (256 bytes: a tie); unpacked 64-2064 bytes apart at 11.7-19.0 where one
+ * store at a time ran 11.2-12.3, 512 bytes apart at 8.6 where two scratch stores per block ran 6.0.
+ * Not a page or more apart, where each block is a TLB miss: whole pages apart gathers gained in the
+ * L3 (1.26 vs 0.80) but lost from memory (the 512^3 x face, in the benchmark: 0.40 vs 0.60 GB/s)
+ * and scatters lost (0.64 vs 0.75); a page and a bit apart both lost to the loops below (12.3 vs
+ * 9.9 packing in the L2). Nor nearer blocks (16 and 24 bytes apart: 15 where the joined stores ran
+ * 37-40). In the benchmark, next to the loops: the 64^3 x face packed 1.68x and unpacked 1.24x as
+ * fast, NAS MG x face class B (1040 bytes apart) 1.25x and 1.38x. The index vector holds the
+ * eight blocks' offsets (k * stride, in 64 bits). */
+static inline __attribute__((always_inline)) GATHER_TARGET __m512i eight_offsets(MPI_Aint stride)
+{
+    uint64_t s = (uint64_t) stride;
+    return _mm512_set_epi64((long long) (7 * s), (long long) (6 * s), (long long) (5 * s), (long long) (4 * s),
+                            (long long) (3 * s), (long long) (2 * s), (long long) s, 0);
+}
+LATE GATHER_TARGET static void pack_gather_8(char *packed, char *typed, MPI_Aint stride, MPI_Count n)
+{
+    const __m512i offs = eight_offsets(stride);
+    MPI_Count i = 0;
+    for (; i + 8 <= n; i += 8, packed += 64, typed = at_k(typed, 8, stride))
+        _mm512_storeu_si512((void *) packed, _mm512_i64gather_epi64(offs, (const void *) typed, 1));
+    for (; i < n; i++, packed += 8, typed = at(typed, stride))
+        memcpy(packed, typed, 8);
+}
+LATE GATHER_TARGET static void unpack_scatter_8(char *packed, char *typed, MPI_Aint stride, MPI_Count n)
+{
+    const __m512i offs = eight_offsets(stride);
+    MPI_Count i = 0;
+    for (; i + 8 <= n; i += 8, packed += 64, typed = at_k(typed, 8, stride))
+        _mm512_i64scatter_epi64((void *) typed, offs, _mm512_loadu_si512((const void *) packed), 1);
+    for (; i < n; i++, packed += 8, typed = at(typed, stride))
+        memcpy(typed, packed, 8);
+}
+STRIDE_TEST zen5_gathers(bool unpack, MPI_Aint stride)
+{
+    if (!zen5_host || !gather_unit)
+        return false;
+    MPI_Aint near = unpack ? 64 : 128;
+    return (stride >= near || stride <= -near) && !page_apart(stride);
+}
+
 /* 8-byte blocks a page or more apart, each a TLB miss, with at most PACED_LOADS of their loads
  * in flight: each load's address depends (times an opaque zero) on the block packed that many
  * before it. A plain loop lets the core run some 60 loads ahead, and their page walks then take
@@ -528,6 +581,10 @@ static HOT_LOOPS __attribute__((noinline)) void pack_row(char *packed, char *typ
                                                   MPI_Count n, bool cached)
 {
     bool far = lines_apart(stride), pages = whole_pages_apart(stride);
+    if (bs == 8 && zen5_gathers(false, stride)) {
+        pack_gather_8(packed, typed, stride, n);
+        return;
+    }
     if (bs != 8 || (far && !page_apart(stride))) {   /* far apart, loads bound it: no joined stores */
         /* Taken to be cached: no prefetch ahead, as unpack_row does (Xeon, NAS MG x face class B,
          * 1040 bytes apart: +2%, in two runs next to it), and four loads ahead of their four
@@ -608,7 +665,8 @@ HOT __attribute__((noipa)) void MPID_Pack_rows(char *packed, char *typed, MPI_Ai
  * AMD processors throttle, and there only where a trial finds it faster (MPID_Unpack_rows). */
 static int scratch_stores(MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step, MPI_Count rows)
 {
-    if (!amd_host || !lines_apart(stride) || stride % 512 != 0 || bs > 256 || n < 1 || rows < 1)
+    if (!amd_host || !lines_apart(stride) || stride % 512 != 0 || bs > 256 || n < 1 || rows < 1
+        || (bs == 8 && zen5_gathers(true, stride)))
         return 0;   /* (a call with no blocks is not timed: the trial divides by their number) */
     int sets = stride % 4096 == 0 ? 1 : stride % 2048 == 0 ? 2 : stride % 1024 == 0 ? 4 : 8;
     MPI_Count lines = (bs + 63) / 64;   /* of one block */
@@ -704,6 +762,10 @@ static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, 
         THROTTLED(1) THROTTLED(2) THROTTLED(4) THROTTLED(6) THROTTLED(8) THROTTLED(12)
     }
 #undef THROTTLED
+    if (bs == 8 && zen5_gathers(true, stride)) {
+        unpack_scatter_8(packed, typed, stride, n);
+        return;
+    }
     if (bs != 8) {
         if (narrow_unpack(stride, bs, n))
             unpack_narrow(packed, typed, stride, bs, n);
