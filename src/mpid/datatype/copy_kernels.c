@@ -87,7 +87,7 @@ static size_t l2_set_span = 128 << 10;   /* set by MPID_Copy_init */
  * streaming stores). */
 static bool amd_host, zen5_host;
 static bool gather_unit;   /* AVX-512's gathers and scatters are there (pack_gather_8) */
-#define GATHER_TARGET __attribute__((target("avx512f"), noinline))
+#define GATHER_TARGET __attribute__((target("avx512f")))
 STRIDE_TEST lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs, bool unpack)
 {
     size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
@@ -522,7 +522,7 @@ static inline __attribute__((always_inline)) GATHER_TARGET __m512i eight_offsets
     return _mm512_set_epi64((long long) (7 * s), (long long) (6 * s), (long long) (5 * s), (long long) (4 * s),
                             (long long) (3 * s), (long long) (2 * s), (long long) s, 0);
 }
-LATE GATHER_TARGET static void pack_gather_8(char *packed, char *typed, MPI_Aint stride, MPI_Count n)
+LATE GATHER_TARGET __attribute__((noinline)) static void pack_gather_8(char *packed, char *typed, MPI_Aint stride, MPI_Count n)
 {
     const __m512i offs = eight_offsets(stride);
     MPI_Count i = 0;
@@ -531,7 +531,7 @@ LATE GATHER_TARGET static void pack_gather_8(char *packed, char *typed, MPI_Aint
     for (; i < n; i++, packed += 8, typed = at(typed, stride))
         memcpy(packed, typed, 8);
 }
-LATE GATHER_TARGET static void unpack_scatter_8(char *packed, char *typed, MPI_Aint stride, MPI_Count n)
+LATE GATHER_TARGET __attribute__((noinline)) static void unpack_scatter_8(char *packed, char *typed, MPI_Aint stride, MPI_Count n)
 {
     const __m512i offs = eight_offsets(stride);
     MPI_Count i = 0;
@@ -612,8 +612,9 @@ static HOT_LOOPS __attribute__((noinline)) void pack_row(char *packed, char *typ
     /* A page or more apart, not whole pages (NAS MG x faces): each load is a TLB miss, and one
      * load per block keeps the most of them in flight (Xeon, MG x face class D: 0.68 to 0.84 GB/s,
      * as MPICH and the hand loop; the joined loads below waited on each other's page walks).
-     * On AMD processors fewer in flight are faster (pack_paced). */
-    if (uneven_pages_apart(stride)) {
+     * On AMD processors fewer in flight are faster (pack_paced); on Zen 5 the joined loads below
+     * beat both (in the benchmark, next to them: +8% over the paced loop, +4% over this one). */
+    if (uneven_pages_apart(stride) && !zen5_host) {
         if (amd_host)
             pack_paced(packed, typed, stride, n);
         else
@@ -777,11 +778,12 @@ static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, 
      * one move per block, with no prefetch and no joined loads, measured best (NAS MG x face
      * class D, 4112 bytes apart: +7% over the loop below, +3.5% over it without the prefetch;
      * prefetching each block 16 or 32 ahead: -30%). Whole pages apart the loop below is better
-     * (512^3 x face: the plain loop -12%). The plain loop also takes blocks lines apart whose
-     * lines are taken to be in the cache (lines_fit_chunk): the prefetch and the joined
-     * stores below only cost there (Xeon, NAS MG x face class B, 1040 bytes apart: 6.5 to 7.5
-     * GB/s; from memory they gain 10%). */
-    if (uneven_pages_apart(stride) || (cached && lines_apart(stride))) {
+     * (512^3 x face: the plain loop -12%), and on Zen 5 for these too (NAS MG x face class D,
+     * in the benchmark next to the two-row loop, unpack_rows2_8: +5%). The plain loop also
+     * takes blocks lines apart whose lines are taken to be in the cache (lines_fit_chunk): the
+     * prefetch and the joined stores below only cost there (Xeon, NAS MG x face class B, 1040
+     * bytes apart: 6.5 to 7.5 GB/s; from memory they gain 10%). */
+    if ((uneven_pages_apart(stride) && !zen5_host) || (cached && lines_apart(stride))) {
         for (MPI_Count i = 0; i < n; i++, packed += 8, typed = at(typed, stride))
             memcpy(typed, packed, 8);
         return;
@@ -825,7 +827,7 @@ static inline __attribute__((always_inline)) void unpack_rows(char *packed, char
 {
     bool cached = lines_fit_chunk(1, n * rows);   /* n * rows: the blocks of this call */
     MPI_Count r = 0;
-    if (bs == 8 && k == 0 && uneven_pages_apart(stride))
+    if (bs == 8 && k == 0 && uneven_pages_apart(stride) && !zen5_host)
         for (; r + 2 <= rows; r += 2, packed += 2 * n * bs, typed = at_k(typed, 2, row_step))
             unpack_rows2_8(packed, typed, stride, n, row_step);
     for (; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
