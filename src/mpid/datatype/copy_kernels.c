@@ -88,13 +88,19 @@ static size_t l2_set_span = 128 << 10;   /* set by MPID_Copy_init */
 static bool amd_host, zen5_host;
 static bool gather_unit;   /* AVX-512's gathers and scatters are there (pack_gather_8) */
 #define GATHER_TARGET __attribute__((target("avx512f")))
-STRIDE_TEST lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs, bool unpack)
+/* Whether the next block falls in other L2 sets than this one (power-of-two strides do not). */
+STRIDE_TEST other_l2_sets(MPI_Aint stride, MPI_Count bs)
 {
     size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
     size_t sets_apart = dist % l2_set_span;
+    return sets_apart >= (size_t) bs && sets_apart <= l2_set_span - (size_t) bs;
+}
+STRIDE_TEST lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs, bool unpack)
+{
+    size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
     bool gap = dist >= (size_t) bs + 256;
     bool straddle = dist % 4096 != 0 || (uintptr_t) typed % 4096 + (uintptr_t) bs > 4096;
-    bool other_sets = sets_apart >= (size_t) bs && sets_apart <= l2_set_span - (size_t) bs;
+    bool other_sets = other_l2_sets(stride, bs);
     if (unpack)
         return bs >= LEAD_MIN && gap && (amd_host || other_sets);
     return bs >= LEAD_MIN && gap && amd_host && straddle && other_sets;
@@ -193,7 +199,7 @@ STRIDE_TEST string_blocks(MPI_Aint stride, MPI_Count bs, bool unpack)
     if (!string_min || bs < string_min)
         return false;
     if (string_any)
-        return dist % l2_set_span >= (size_t) bs && dist % l2_set_span <= l2_set_span - (size_t) bs;
+        return true;
     return !unpack && dist >= (size_t) bs + 4096;
 }
 /* n blocks of bs bytes copied by COPY, each prefetching the next block's first line where they are
@@ -210,8 +216,16 @@ STRIDE_TEST string_blocks(MPI_Aint stride, MPI_Count bs, bool unpack)
                                                       MPI_Count n) \
     { \
         bool far = lines_apart(stride); \
-        if (string_blocks(stride, bs, RW)) { \
+        if (string_blocks(stride, bs, RW) && !string_any) { \
             BLOCKS_NEXT_LINE_AHEAD(copy_string, DST, SRC, RW) \
+            return; \
+        } \
+        if (string_blocks(stride, bs, RW)) { \
+            far = false; \
+            if (other_l2_sets(stride, bs)) \
+                BLOCKS_NEXT_LINE_AHEAD(copy_string, DST, SRC, RW) \
+            else \
+                BLOCKS_NEXT_LINE_AHEAD(memcpy, DST, SRC, RW) \
             return; \
         } \
         BLOCKS_NEXT_LINE_AHEAD(COPY, DST, SRC, RW) \
