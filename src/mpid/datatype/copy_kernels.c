@@ -83,8 +83,9 @@ static size_t l2_set_span = 128 << 10;   /* set by MPID_Copy_init */
  * zen4 or zen5 says so whatever the processor, so that the tests run every way). The rules
  * measured on Zen 4 that the Xeon host measured otherwise hold on AMD processors (amd_host:
  * lead_blocks, scratch_stores, narrow_unpack, pack_paced); Zen 5 (family 1Ah), an AMD processor
- * too, has rules of its own where it measured otherwise again (zen5_host: string_blocks, the
- * streaming stores). */
+ * too, has rules of its own where it measured otherwise again (zen5_host: string_blocks,
+ * mid_blocks_512, zen5_gathers, the loops of 8-byte blocks a page and a bit apart, the streaming
+ * stores: zen5_streams). */
 static bool amd_host, zen5_host;
 static bool gather_unit;   /* AVX-512's gathers and scatters are there (pack_gather_8) */
 #define GATHER_TARGET __attribute__((target("avx512f")))
@@ -231,7 +232,8 @@ LATE GATHER_TARGET __attribute__((noinline)) static void mid_blocks_512(char *pa
         }
         MPI_Count i = 0;
         for (; i + 256 < len; i += 256) {
-            __m512i v0 = _mm512_loadu_si512((const void *) (s + i)), v1 = _mm512_loadu_si512((const void *) (s + i + 64));
+            __m512i v0 = _mm512_loadu_si512((const void *) (s + i));
+            __m512i v1 = _mm512_loadu_si512((const void *) (s + i + 64));
             __m512i v2 = _mm512_loadu_si512((const void *) (s + i + 128));
             __m512i v3 = _mm512_loadu_si512((const void *) (s + i + 192));
             _mm512_storeu_si512((void *) (d + i), v0);
@@ -253,16 +255,12 @@ STRIDE_TEST zen5_mid_blocks(MPI_Aint stride, MPI_Count bs, bool unpack)
                                                       MPI_Count n) \
     { \
         bool far = lines_apart(stride); \
-        if (string_blocks(stride, bs, RW) && !string_any) { \
-            BLOCKS_NEXT_LINE_AHEAD(copy_string, DST, SRC, RW) \
-            return; \
-        } \
         if (string_blocks(stride, bs, RW)) { \
-            far = false; \
-            if (other_l2_sets(stride, bs)) \
-                BLOCKS_NEXT_LINE_AHEAD(copy_string, DST, SRC, RW) \
-            else \
+            far = far && !string_any;   /* Zen 5: no line prefetched ahead */ \
+            if (string_any && !other_l2_sets(stride, bs)) \
                 BLOCKS_NEXT_LINE_AHEAD(memcpy, DST, SRC, RW) \
+            else \
+                BLOCKS_NEXT_LINE_AHEAD(copy_string, DST, SRC, RW) \
             return; \
         } \
         if (zen5_mid_blocks(stride, bs, RW)) { \
@@ -464,11 +462,12 @@ static bool stream_wide;   /* and AVX-512's 64-byte ones (stream_lines) */
 static size_t l1_ways = 8;    /* set by MPID_Copy_init */
 
 size_t MPID_Copy_chunk = 512 << 10;
-/* The most of the last-level cache one core's stream is taken to keep. A guest may be told the
- * L3 of the whole package: the Zen 5 host's hwloc reports 508 MB for each core, where copies of
- * 16 MiB already run at memory speed (32 MiB, the L3 of one Zen 4 or Zen 5 CCD, is what its
- * cores share), and nothing was streamed. */
-#define STREAM_MIN_MAX ((size_t) 32 << 20)
+/* The most of the last-level cache one core's stream is taken to keep on AMD processors, whose L3
+ * belongs to a group of cores (a CCD: 32 MiB on Zen 4 and Zen 5, 96 with 3D V-Cache). A guest may
+ * be told the L3 of the whole package: the Zen 5 host's hwloc reports 508 MB for each core, where
+ * copies of 16 MiB already run at memory speed, and nothing was streamed. (An Intel core can fill
+ * the whole L3 of its die, whose size is taken as reported.) */
+#define AMD_STREAM_MIN_MAX ((size_t) 32 << 20)
 
 void MPID_Copy_init(void)
 {
@@ -480,7 +479,9 @@ void MPID_Copy_init(void)
     if (MPID_Cache_set_span(1) > 0 && MPID_Cache_size(1) / MPID_Cache_set_span(1) > 0)
         l1_ways = MPID_Cache_size(1) / MPID_Cache_set_span(1);
     if (MPID_Cache_size(3) >= MPID_Copy_chunk)
-        MPID_Stream_min = MPID_Cache_size(3) < STREAM_MIN_MAX ? MPID_Cache_size(3) : STREAM_MIN_MAX;
+        MPID_Stream_min = MPID_Cache_size(3);
+    if (amd_host && MPID_Stream_min > AMD_STREAM_MIN_MAX)
+        MPID_Stream_min = AMD_STREAM_MIN_MAX;
     const char *min = getenv("LOOM_STREAM_MIN");   /* tests: stream small packs too */
     if (min && *min)
         MPID_Stream_min = strtoull(min, NULL, 10);
@@ -505,7 +506,7 @@ __attribute__((constructor)) static void pick_kernels(void)
         MPID_Kernels = &kernels_avx2;
     stream_unit = __builtin_cpu_supports("avx2");
     stream_wide = stream_unit && __builtin_cpu_supports("avx512f");
-    gather_unit = __builtin_cpu_supports("avx512f");
+    gather_unit = MPID_Kernels == &kernels_avx2 && __builtin_cpu_supports("avx512f");   /* not with the baseline set */
     if (rules && *rules) {
         amd_host = strcmp(rules, "intel") != 0;
         zen5_host = strcmp(rules, "zen5") == 0;
@@ -577,7 +578,8 @@ static inline __attribute__((always_inline)) GATHER_TARGET __m512i eight_offsets
     return _mm512_set_epi64((long long) (7 * s), (long long) (6 * s), (long long) (5 * s), (long long) (4 * s),
                             (long long) (3 * s), (long long) (2 * s), (long long) s, 0);
 }
-LATE GATHER_TARGET __attribute__((noinline)) static void pack_gather_8(char *packed, char *typed, MPI_Aint stride, MPI_Count n)
+LATE GATHER_TARGET __attribute__((noinline)) static void pack_gather_8(char *packed, char *typed, MPI_Aint stride,
+                                                                       MPI_Count n)
 {
     const __m512i offs = eight_offsets(stride);
     MPI_Count i = 0;
@@ -586,7 +588,8 @@ LATE GATHER_TARGET __attribute__((noinline)) static void pack_gather_8(char *pac
     for (; i < n; i++, packed += 8, typed = at(typed, stride))
         memcpy(packed, typed, 8);
 }
-LATE GATHER_TARGET __attribute__((noinline)) static void unpack_scatter_8(char *packed, char *typed, MPI_Aint stride, MPI_Count n)
+LATE GATHER_TARGET __attribute__((noinline)) static void unpack_scatter_8(char *packed, char *typed, MPI_Aint stride,
+                                                                          MPI_Count n)
 {
     const __m512i offs = eight_offsets(stride);
     MPI_Count i = 0;
@@ -1089,9 +1092,9 @@ static inline bool words(const char *d, MPI_Count bs)
     return (((uintptr_t) d | (uintptr_t) bs) & 7) == 0;
 }
 /* Whole lines, n a multiple of 64 and d on a line: one 64-byte streaming store per line on Zen 5
- * (where the processor has AVX-512: stream_wide; elsewhere not measured). On Zen 5, 1 KiB blocks 2 KiB apart
- * packed from memory at 17.9 GB/s so, 14.6 with two 32-byte stores per line, in a test program;
- * unpacked 17.4 and 16.3. Out of line, since the callers are compiled for AVX2 only. */
+ * where the processor has AVX-512 (stream_wide; elsewhere not measured). There 1 KiB blocks 2 KiB
+ * apart packed from memory at 17.9 GB/s so, 14.6 with two 32-byte stores per line, in a test
+ * program, and unpacked at 17.4 and 16.3. Out of line, since the callers are compiled for AVX2. */
 __attribute__((target("avx512f"), noinline)) static void stream_lines(char *d, const char *s, MPI_Count n)
 {
     for (; n > 0; n -= 64, d += 64, s += 64)
