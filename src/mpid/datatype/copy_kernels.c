@@ -598,6 +598,44 @@ LATE GATHER_TARGET __attribute__((noinline)) static void unpack_scatter_8(char *
     for (; i < n; i++, packed += 8, typed = at(typed, stride))
         memcpy(typed, packed, 8);
 }
+/* 8-byte blocks 16 bytes apart (every other word: the real parts of complex numbers), on Zen 5:
+ * packed by whole 32-byte loads, two of them shuffled into one store, unpacked by one 64-byte
+ * load and two masked 64-byte stores. In a test program, 16384 blocks in the L2: packed at 73
+ * GB/s where the joined loads and stores of pack_row ran 49 (as the hand loop), unpacked at 69
+ * where the hand loop ran 38 (in the benchmark +19% and +16%). From memory the masked stores
+ * lost a third (the 64 MiB vector), so only blocks taken to be cached (their lines fit the
+ * chunk). Chosen in the entry points, MPID_Pack_strided and MPID_Unpack_strided: a test in the row
+ * loops moved them, and unpacked from memory at 0.96x. The pack reads the gap after its group's last block, so a group
+ * is taken only where a block follows it. */
+STRIDE_TEST zen5_alternate(MPI_Count bs, MPI_Aint stride)
+{
+    return zen5_host && gather_unit && bs == 8 && stride == 16;
+}
+LATE __attribute__((target("avx2"), noinline)) static void pack_alternate_8(char *packed, char *typed, MPI_Count n)
+{
+    MPI_Count i = 0;
+    for (; i + 4 < n; i += 4, packed += 32, typed += 64) {
+        __m256i a = _mm256_loadu_si256((const __m256i *) typed);
+        __m256i b = _mm256_loadu_si256((const __m256i *) (typed + 32));
+        __m256i evens = _mm256_unpacklo_epi64(a, b);   /* words 0 4 2 6 of the eight */
+        _mm256_storeu_si256((__m256i *) packed, _mm256_permute4x64_epi64(evens, 0xd8));
+    }
+    for (; i < n; i++, packed += 8, typed += 16)
+        memcpy(packed, typed, 8);
+}
+LATE GATHER_TARGET __attribute__((noinline)) static void unpack_alternate_8(char *packed, char *typed, MPI_Count n)
+{
+    const __m512i low = _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0), high = _mm512_set_epi64(0, 7, 0, 6, 0, 5, 0, 4);
+    MPI_Count i = 0;
+    for (; i + 8 <= n; i += 8, packed += 64, typed += 128) {
+        __m512i v = _mm512_loadu_si512((const void *) packed);
+        _mm512_mask_storeu_epi64((void *) typed, 0x55, _mm512_permutexvar_epi64(low, v));
+        _mm512_mask_storeu_epi64((void *) (typed + 64), 0x55, _mm512_permutexvar_epi64(high, v));
+    }
+    for (; i < n; i++, packed += 8, typed += 16)
+        memcpy(typed, packed, 8);
+}
+
 STRIDE_TEST zen5_gathers(bool unpack, MPI_Aint stride)
 {
     if (!zen5_host || !gather_unit)
@@ -976,6 +1014,11 @@ LATE void MPID_Each_row(MPID_Row_kernel row, char *packed, char *typed, MPI_Aint
 LATE void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                             MPI_Aint row_step, MPI_Count rows)
 {
+    if (zen5_alternate(bs, stride)) {
+        for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
+            pack_alternate_8(packed, typed, n);
+        return;
+    }
     MPID_Row_kernel cached = MPID_Strided_cached(true, stride, bs, n * rows);
     if (cached)
         MPID_Each_row(cached, packed, typed, stride, bs, n, row_step, rows);
@@ -986,6 +1029,11 @@ LATE void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Coun
 LATE void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                               MPI_Aint row_step, MPI_Count rows)
 {
+    if (zen5_alternate(bs, stride) && lines_fit_chunk(1, n * rows / 4)) {   /* four blocks a line */
+        for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
+            unpack_alternate_8(packed, typed, n);
+        return;
+    }
     MPID_Row_kernel cached = MPID_Strided_cached(false, stride, bs, n * rows);
     if (cached)
         MPID_Each_row(cached, packed, typed, stride, bs, n, row_step, rows);
