@@ -326,7 +326,7 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
         return; \
     }
 /* RW: 1 when the typed buffer is written (unpack), so its lines are prefetched for writing.
- * LEAD: 0 in the variant that never prefetches small blocks ahead (see MPID_Strided_cached). */
+ * LEAD: 0 in the variant that never prefetches small blocks ahead (see MPID_Strided_row_kernel). */
 #define STRIDED_KERNEL(NAME, DST, SRC, RW, LEAD, MID, TARGET) \
     TARGET static void NAME(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n) \
     { \
@@ -531,26 +531,6 @@ STRIDE_TEST lines_fit_chunk(size_t lines_per_block, MPI_Count blocks)
     return (size_t) blocks <= MPID_Copy_chunk / (lines_per_block * 64);
 }
 
-/* Small blocks pages apart that are taken to be in the cache (lines_fit_chunk). The small-block
- * loops then need not prefetch them ahead: each block is a TLB miss, but a prefetch adds a second
- * TLB lookup per block and keeps nothing in flight that the out-of-order core does not already
- * have (NAS LU y face class E, 1020 blocks of
- * 40 B 40 KB apart, 130 KB of lines: 35 GB/s with, 40 without; packing them cold from memory is
- * ~10% slower without). Unpacking blocks whose lines fit in the L1 still gains from it (class C,
- * 162 blocks: 52 vs 49 GB/s), and unpacked strides of a multiple of 512 B go to the row loop where
- * it throttles the stores (scratch_stores). */
-LATE MPID_Row_kernel MPID_Strided_cached(bool pack, MPI_Aint stride, MPI_Count bs, MPI_Count blocks)
-{
-    if (bs > 64 || !page_apart(stride) || (!pack && amd_host && stride % 512 == 0))
-        return NULL;
-    size_t lines = (size_t) (bs + 63) / 64 + 1;   /* a block may straddle one more */
-    if (!lines_fit_chunk(lines, blocks))
-        return NULL;
-    if (!pack && (size_t) blocks * lines * 64 <= MPID_Cache_size(1))
-        return NULL;
-    return pack ? MPID_Kernels->pack_cached : MPID_Kernels->unpack_cached;
-}
-
 /* The row loops of MPID_Pack_strided and MPID_Unpack_strided (at the end). External only so that
  * the compiler emits them where they were before LATE code existed (static, they move). */
 void MPID_Pack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step,
@@ -604,15 +584,17 @@ LATE GATHER_TARGET __attribute__((noinline)) static void unpack_scatter_8(char *
  * GB/s where the joined loads and stores of pack_row ran 49 (as the hand loop), unpacked at 69
  * where the hand loop ran 38 (in the benchmark +19% and +16%). From memory the masked stores
  * lost a third (the 64 MiB vector), so only blocks taken to be cached (their lines fit the
- * chunk). Chosen in the entry points, MPID_Pack_strided and MPID_Unpack_strided: a test in the row
- * loops moved them, and unpacked from memory at 0.96x. The pack reads the gap after its group's last block, so a group
- * is taken only where a block follows it. */
+ * chunk). Chosen ahead of the row loops (MPID_Strided_row_kernel): a test inside them moved their
+ * code, and the 64 MiB vector unpacked at 0.96x. The pack reads the gap after its group's last
+ * block, so a group is taken only where a block follows it. */
 STRIDE_TEST zen5_alternate(MPI_Count bs, MPI_Aint stride)
 {
     return zen5_host && gather_unit && bs == 8 && stride == 16;
 }
-LATE __attribute__((target("avx2"), noinline)) static void pack_alternate_8(char *packed, char *typed, MPI_Count n)
+LATE __attribute__((target("avx2"), noinline)) static void pack_alternate_8(char *packed, char *typed, MPI_Aint stride,
+                                                                            MPI_Count bs, MPI_Count n)
 {
+    (void) stride, (void) bs;   /* 16 and 8: a row kernel (MPID_Strided_row_kernel) */
     MPI_Count i = 0;
     for (; i + 4 < n; i += 4, packed += 32, typed += 64) {
         __m256i a = _mm256_loadu_si256((const __m256i *) typed);
@@ -623,8 +605,10 @@ LATE __attribute__((target("avx2"), noinline)) static void pack_alternate_8(char
     for (; i < n; i++, packed += 8, typed += 16)
         memcpy(packed, typed, 8);
 }
-LATE GATHER_TARGET __attribute__((noinline)) static void unpack_alternate_8(char *packed, char *typed, MPI_Count n)
+LATE GATHER_TARGET __attribute__((noinline)) static void unpack_alternate_8(char *packed, char *typed, MPI_Aint stride,
+                                                                            MPI_Count bs, MPI_Count n)
 {
+    (void) stride, (void) bs;
     const __m512i low = _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0), high = _mm512_set_epi64(0, 7, 0, 6, 0, 5, 0, 4);
     MPI_Count i = 0;
     for (; i + 8 <= n; i += 8, packed += 64, typed += 128) {
@@ -634,6 +618,29 @@ LATE GATHER_TARGET __attribute__((noinline)) static void unpack_alternate_8(char
     }
     for (; i < n; i++, packed += 8, typed += 16)
         memcpy(typed, packed, 8);
+}
+
+/* The row kernel chosen ahead of the row loops, or NULL: 8-byte blocks 16 bytes apart on Zen 5
+ * (zen5_alternate; unpacked only where cached, four blocks to a line), and small blocks pages
+ * apart that are taken to be in the cache (lines_fit_chunk). The small-block loops then need not
+ * prefetch those ahead: each block is a TLB miss, but a prefetch adds a second TLB lookup per
+ * block and keeps nothing in flight that the out-of-order core does not already have (NAS LU y
+ * face class E, 1020 blocks of 40 B 40 KB apart, 130 KB of lines: 35 GB/s with, 40 without;
+ * packing them cold from memory is ~10% slower without). Unpacking blocks whose lines fit in the L1 still gains from it (class C,
+ * 162 blocks: 52 vs 49 GB/s), and unpacked strides of a multiple of 512 B go to the row loop where
+ * it throttles the stores (scratch_stores). */
+LATE MPID_Row_kernel MPID_Strided_row_kernel(bool pack, MPI_Aint stride, MPI_Count bs, MPI_Count blocks)
+{
+    if (zen5_alternate(bs, stride) && (pack || lines_fit_chunk(1, blocks / 4)))
+        return pack ? pack_alternate_8 : unpack_alternate_8;
+    if (bs > 64 || !page_apart(stride) || (!pack && amd_host && stride % 512 == 0))
+        return NULL;
+    size_t lines = (size_t) (bs + 63) / 64 + 1;   /* a block may straddle one more */
+    if (!lines_fit_chunk(lines, blocks))
+        return NULL;
+    if (!pack && (size_t) blocks * lines * 64 <= MPID_Cache_size(1))
+        return NULL;
+    return pack ? MPID_Kernels->pack_cached : MPID_Kernels->unpack_cached;
 }
 
 STRIDE_TEST zen5_gathers(bool unpack, MPI_Aint stride)
@@ -1014,14 +1021,9 @@ LATE void MPID_Each_row(MPID_Row_kernel row, char *packed, char *typed, MPI_Aint
 LATE void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                             MPI_Aint row_step, MPI_Count rows)
 {
-    if (zen5_alternate(bs, stride)) {
-        for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
-            pack_alternate_8(packed, typed, n);
-        return;
-    }
-    MPID_Row_kernel cached = MPID_Strided_cached(true, stride, bs, n * rows);
-    if (cached)
-        MPID_Each_row(cached, packed, typed, stride, bs, n, row_step, rows);
+    MPID_Row_kernel row = MPID_Strided_row_kernel(true, stride, bs, n * rows);
+    if (row)
+        MPID_Each_row(row, packed, typed, stride, bs, n, row_step, rows);
     else
         MPID_Pack_rows(packed, typed, stride, bs, n, row_step, rows);
 }
@@ -1029,14 +1031,9 @@ LATE void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Coun
 LATE void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                               MPI_Aint row_step, MPI_Count rows)
 {
-    if (zen5_alternate(bs, stride) && lines_fit_chunk(1, n * rows / 4)) {   /* four blocks a line */
-        for (MPI_Count r = 0; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
-            unpack_alternate_8(packed, typed, n);
-        return;
-    }
-    MPID_Row_kernel cached = MPID_Strided_cached(false, stride, bs, n * rows);
-    if (cached)
-        MPID_Each_row(cached, packed, typed, stride, bs, n, row_step, rows);
+    MPID_Row_kernel row = MPID_Strided_row_kernel(false, stride, bs, n * rows);
+    if (row)
+        MPID_Each_row(row, packed, typed, stride, bs, n, row_step, rows);
     else
         MPID_Unpack_rows(packed, typed, stride, bs, n, row_step, rows);
 }

@@ -161,9 +161,10 @@ void MPID_Pack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
                        MPI_Aint row_step, MPI_Count rows);
 void MPID_Unpack_strided(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                          MPI_Aint row_step, MPI_Count rows);
-/* The row kernel those two run when blocks blocks of bs bytes stride apart are taken to be in the
- * cache, for each row, or NULL where they do more: what a copy plan may call directly. */
-MPID_Row_kernel MPID_Strided_cached(bool pack, MPI_Aint stride, MPI_Count bs, MPI_Count blocks);
+/* The row kernel those two run for each row of blocks blocks of bs bytes stride apart when they
+ * choose one ahead of their row loops, or NULL where they do more: what a copy plan may call
+ * directly. */
+MPID_Row_kernel MPID_Strided_row_kernel(bool pack, MPI_Aint stride, MPI_Count bs, MPI_Count blocks);
 /* rows rows of n blocks through row, rows row_step apart in the typed buffer */
 void MPID_Each_row(MPID_Row_kernel row, char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                    MPI_Aint row_step, MPI_Count rows);

@@ -98,8 +98,8 @@ static bool add_steps(MPID_Plan *p, const MPID_Loop *l, MPI_Aint disp)
         s->kind = STEP_STRIDED;
         s->bs = l->blocklen * l->el_size;
         s->stride = l->stride;
-        s->row[0] = MPID_Strided_cached(false, s->stride, s->bs, s->n * s->rows);
-        s->row[1] = MPID_Strided_cached(true, s->stride, s->bs, s->n * s->rows);
+        s->row[0] = MPID_Strided_row_kernel(false, s->stride, s->bs, s->n * s->rows);
+        s->row[1] = MPID_Strided_row_kernel(true, s->stride, s->bs, s->n * s->rows);
         break;
     case MPID_LOOP_BLKIDX:
         s->kind = l->offsets32 ? STEP_BLKIDX32 : STEP_BLKIDX;

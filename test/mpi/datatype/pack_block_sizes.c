@@ -3,8 +3,9 @@
  * (1-64 bytes, and sizes on either side of them), for blocks of the vector-loop kernels (129 and
  * 1000 bytes: 32- or, on Zen 5, 64-byte moves), for 4 KiB blocks (packed by string moves where
  * they are far apart) and blocks on either side of 2112 bytes (from where Zen 5 moves blocks by
- * string moves), at strides near and far (lines and pages apart, negative too), from typed buffers on every 8-byte offset of a 32-byte boundary, one instance
- * (the binding's copy plan) and two (the segment walk). Unpacking stores whole 32-byte moves only
+ * string moves), at strides near and far (lines and pages apart, negative too), from typed
+ * buffers on every 8-byte offset of a 32-byte boundary, one instance (the binding's copy plan)
+ * and two (the segment walk). Unpacking stores whole 32-byte moves only
  * where the blocks all start on a 32-byte boundary, so both of its forms run. The same blocks in a
  * shuffled order, as an hindexed_block type, go to the block-indexed kernels (which pack 32-byte
  * blocks with moves of their own too). The packed bytes must be the blocks' in type-map order,
