@@ -621,14 +621,14 @@ LATE GATHER_TARGET __attribute__((noinline)) static void unpack_alternate_8(char
 }
 
 /* The row kernel chosen ahead of the row loops, or NULL: 8-byte blocks 16 bytes apart on Zen 5
- * (zen5_alternate; unpacked only where cached, four blocks to a line), and small blocks pages
- * apart that are taken to be in the cache (lines_fit_chunk). The small-block loops then need not
- * prefetch those ahead: each block is a TLB miss, but a prefetch adds a second TLB lookup per
- * block and keeps nothing in flight that the out-of-order core does not already have (NAS LU y
- * face class E, 1020 blocks of 40 B 40 KB apart, 130 KB of lines: 35 GB/s with, 40 without;
- * packing them cold from memory is ~10% slower without). Unpacking blocks whose lines fit in the L1 still gains from it (class C,
- * 162 blocks: 52 vs 49 GB/s), and unpacked strides of a multiple of 512 B go to the row loop where
- * it throttles the stores (scratch_stores). */
+ * (zen5_alternate; unpacked only where cached, four blocks to a line), and small blocks pages apart
+ * that are taken to be in the cache (lines_fit_chunk). The small-block loops then need not prefetch
+ * those ahead: each block is a TLB miss, but a prefetch adds a second TLB lookup per block and
+ * keeps nothing in flight that the out-of-order core does not already have (NAS LU y face class E,
+ * 1020 blocks of 40 B 40 KB apart, 130 KB of lines: 35 GB/s with, 40 without; packing them cold
+ * from memory is ~10% slower without). Unpacking blocks whose lines fit in the L1 still gains from
+ * it (class C, 162 blocks: 52 vs 49 GB/s), and unpacked strides of a multiple of 512 B go to the
+ * row loop where it throttles the stores (scratch_stores). */
 LATE MPID_Row_kernel MPID_Strided_row_kernel(bool pack, MPI_Aint stride, MPI_Count bs, MPI_Count blocks)
 {
     if (zen5_alternate(bs, stride) && (pack || lines_fit_chunk(1, blocks / 4)))

@@ -74,6 +74,9 @@ typedef struct {
     char pad3[SHM_CACHE_LINE - sizeof(int)];
     /* cells follow */
 } Ring;
+/* Rings start on pages and cells are whole lines, so every cell, and so its payload, starts on a
+ * line. */
+_Static_assert(sizeof(Ring) % SHM_CACHE_LINE == 0, "cells must start on cache lines");
 
 typedef struct {
     _Atomic uint32_t doorbell;      /* futex word */
