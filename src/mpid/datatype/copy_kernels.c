@@ -84,8 +84,8 @@ static size_t l2_set_span = 128 << 10;   /* set by MPID_Copy_init */
  * measured on Zen 4 that the Xeon host measured otherwise hold on AMD processors (amd_host:
  * lead_blocks, scratch_stores, narrow_unpack, pack_paced); Zen 5 (family 1Ah), an AMD processor
  * too, has rules of its own where it measured otherwise again (zen5_host: string_blocks,
- * mid_blocks_512, zen5_gathers, the loops of 8-byte blocks a page and a bit apart, the streaming
- * stores: zen5_streams). */
+ * zen5_short_blocks, mid_blocks_512, zen5_gathers, the loops of 8-byte blocks a page and a bit
+ * apart, the streaming stores: zen5_streams). */
 static bool amd_host, zen5_host;
 static bool gather_unit;   /* AVX-512's gathers and scatters are there (pack_gather_8) */
 #define GATHER_TARGET __attribute__((target("avx512f")))
@@ -246,6 +246,43 @@ LATE GATHER_TARGET __attribute__((noinline)) static void mid_blocks_512(char *pa
         _mm512_storeu_si512((void *) (d + len - 64), last);
     }
 }
+/* Blocks of 65-128 bytes on Zen 5 (the y faces of WRF: 92-byte rows 128 bytes apart), with no
+ * loop inside a block: packed by two 64-byte moves, the block's first and last 64 bytes (as glibc's
+ * memcpy copies them), unpacked by four 32-byte ones. This guest runs in two states that change
+ * every few minutes (WRF's hand loop at 38-40 or 20-22 GB/s). The loop of copy_bytes packed those
+ * rows at 1.08-1.11x Open MPI in the fast one and 0.84-0.86x in the slow one; these, in one process
+ * next to it: packing 1.03-1.05x and 1.10-1.12x, unpacking 1.17-1.27x and 1.11-1.18x where it ran
+ * 1.16-1.19x and 0.81-0.91x. Four 32-byte moves packing: 1.12x and 0.90x; two 64-byte ones
+ * unpacking lost to four 32-byte ones; mid_blocks_512, whose loop runs once here, packed at 0.95x
+ * in both. In copy_bytes itself, four 32-byte moves cost the irregular indexed rows 3-6%. */
+LATE GATHER_TARGET __attribute__((noinline)) static void pack_two_64(char *packed, char *typed, MPI_Aint stride,
+                                                                     MPI_Count bs, MPI_Count n)
+{
+    for (MPI_Count b = 0; b < n; b++, packed += bs, typed = at(typed, stride)) {
+        __m512i head = _mm512_loadu_si512((const void *) typed);
+        __m512i tail = _mm512_loadu_si512((const void *) (typed + bs - 64));
+        _mm512_storeu_si512((void *) packed, head);
+        _mm512_storeu_si512((void *) (packed + bs - 64), tail);
+    }
+}
+LATE __attribute__((target("avx2"), noinline)) static void unpack_four_32(char *packed, char *typed,
+                                                                          MPI_Aint stride, MPI_Count bs, MPI_Count n)
+{
+    for (MPI_Count b = 0; b < n; b++, packed += bs, typed = at(typed, stride)) {
+        __m256i v0 = _mm256_loadu_si256((const __m256i *) packed);
+        __m256i v1 = _mm256_loadu_si256((const __m256i *) (packed + 32));
+        __m256i v2 = _mm256_loadu_si256((const __m256i *) (packed + bs - 64));
+        __m256i v3 = _mm256_loadu_si256((const __m256i *) (packed + bs - 32));
+        _mm256_storeu_si256((__m256i *) typed, v0);
+        _mm256_storeu_si256((__m256i *) (typed + 32), v1);
+        _mm256_storeu_si256((__m256i *) (typed + bs - 64), v2);
+        _mm256_storeu_si256((__m256i *) (typed + bs - 32), v3);
+    }
+}
+STRIDE_TEST zen5_short_blocks(MPI_Count bs)
+{
+    return zen5_host && gather_unit && bs > 64 && bs <= 128;
+}
 STRIDE_TEST zen5_mid_blocks(MPI_Aint stride, MPI_Count bs, bool unpack)
 {
     return zen5_host && gather_unit && (unpack ? !whole_pages_apart(stride) : bs < 2048);
@@ -347,6 +384,10 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
                     copy_leading(DST, SRC, bs, at(typed, stride), RW); \
                 if (n > 0) \
                     copy_bytes(DST, SRC, bs); \
+                return; \
+            } \
+            if (zen5_short_blocks(bs)) { \
+                (RW ? unpack_four_32 : pack_two_64)(packed, typed, stride, bs, n); \
                 return; \
             } \
             if (bs >= MID_BLOCKS_MIN && (size_t) bs <= MPID_Copy_chunk) { \

@@ -1,7 +1,8 @@
 /*
  * Vectors of equal blocks for every block size the strided kernels copy with moves of their own
- * (1-64 bytes, and sizes on either side of them), for blocks of the vector-loop kernels (129 and
- * 1000 bytes: 32- or, on Zen 5, 64-byte moves), for 4 KiB blocks (packed by string moves where
+ * (1-64 bytes, and sizes on either side of them), for 65-128-byte blocks (on Zen 5 moved without a
+ * loop: 65, 92 and 128), for blocks of the vector-loop kernels (129 and 1000 bytes: 32- or, on
+ * Zen 5, 64-byte moves), for 4 KiB blocks (packed by string moves where
  * they are far apart) and blocks on either side of 2112 bytes (from where Zen 5 moves blocks by
  * string moves), at strides near and far (lines and pages apart, negative too), from typed
  * buffers on every 8-byte offset of a 32-byte boundary, one instance (the binding's copy plan)
@@ -131,7 +132,7 @@ int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    static const int sizes[] = { 1, 2, 4, 8, 12, 16, 24, 31, 32, 33, 40, 48, 56, 64, 72, 129, 1000, 2104, 2112, 4096, MAXSIZE };
+    static const int sizes[] = { 1, 2, 4, 8, 12, 16, 24, 31, 32, 33, 40, 48, 56, 64, 65, 72, 92, 128, 129, 1000, 2104, 2112, 4096, MAXSIZE };
     static const int counts[] = { 1, 3, 17, MAXBLOCKS };
     static const MPI_Aint gaps[] = { 0, 8, 24, 40, 64, 248, 4096 - 64, MAXGAP };
     region_len = (64 + 32 + 2 * (size_t) (MAXBLOCKS * (MAXSIZE + MAXGAP)) + 64 + 63) / 64 * 64;   /* aligned_alloc: a multiple of 64 */
