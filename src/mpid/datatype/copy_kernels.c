@@ -250,11 +250,12 @@ LATE GATHER_TARGET __attribute__((noinline)) static void mid_blocks_512(char *pa
  * loop inside a block: packed by two 64-byte moves, the block's first and last 64 bytes (as glibc's
  * memcpy copies them), unpacked by four 32-byte ones. This guest runs in two states that change
  * every few minutes (WRF's hand loop at 38-40 or 20-22 GB/s). The loop of copy_bytes packed those
- * rows at 1.08-1.11x Open MPI in the fast one and 0.84-0.86x in the slow one; these, in one process
- * next to it: packing 1.03-1.05x and 1.10-1.12x, unpacking 1.17-1.27x and 1.11-1.18x where it ran
- * 1.16-1.19x and 0.81-0.91x. Four 32-byte moves packing: 1.12x and 0.90x; two 64-byte ones
- * unpacking lost to four 32-byte ones; mid_blocks_512, whose loop runs once here, packed at 0.95x
- * in both. In copy_bytes itself, four 32-byte moves cost the irregular indexed rows 3-6%. */
+ * rows at 1.08-1.12x Open MPI in the fast one and 0.84-0.86x in the slow one, and unpacked them at
+ * 1.16-1.28x and 0.81-0.91x; these, in one process next to it: packing 1.03-1.05x and 1.10-1.12x
+ * (a loss of about 5% in the fast state for a gain of 30% in the slow one), unpacking 1.26-1.28x
+ * and 1.08-1.18x. Four 32-byte moves packing: 1.12x and 0.90x; two 64-byte ones unpacking lost to
+ * four 32-byte ones; mid_blocks_512, whose loop runs once here, packed at 0.94-1.03x in both. In
+ * copy_bytes itself, four 32-byte moves cost the irregular indexed rows 3-6%. */
 LATE GATHER_TARGET __attribute__((noinline)) static void pack_two_64(char *packed, char *typed, MPI_Aint stride,
                                                                      MPI_Count bs, MPI_Count n)
 {
