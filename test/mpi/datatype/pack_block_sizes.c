@@ -2,16 +2,16 @@
  * Vectors of equal blocks for every block size the strided kernels copy with moves of their own
  * (1-64 bytes, and sizes on either side of them), for 65-128-byte blocks (on Zen 5 moved without a
  * loop: 65, 92 and 128), for blocks of the vector-loop kernels (129 and 1000 bytes: 32- or, on
- * Zen 5, 64-byte moves), for 4 KiB blocks (packed by string moves where
- * they are far apart) and blocks on either side of 2112 bytes (from where Zen 5 moves blocks by
- * string moves), at strides near and far (lines and pages apart, negative too), from typed
- * buffers on every 8-byte offset of a 32-byte boundary, one instance (the binding's copy plan)
- * and two (the segment walk). Unpacking stores whole 32-byte moves only where the blocks all start
- * on a 32-byte boundary, so both of its forms run. The same blocks in a shuffled order, as an
- * hindexed_block type, go to the block-indexed kernels (which pack 32-byte blocks with moves of
- * their own too). The packed bytes must be the blocks' in type-map order, nothing written past
- * them; unpacking must write exactly the blocks. Vectors of 8-byte blocks 16 bytes apart end their
- * allocations too, where AddressSanitizer sees any access past them.
+ * Zen 5, 64-byte moves), for 4 KiB blocks (packed by string moves where they are far apart) and
+ * blocks on either side of 2112 bytes (from where Zen 5 moves blocks by string moves), at strides
+ * near and far (lines and pages apart, negative too), from typed buffers on every 8-byte offset of
+ * a 32-byte boundary, one instance (the binding's copy plan) and two (the segment walk). Unpacking
+ * stores whole 32-byte moves only where the blocks all start on a 32-byte boundary, so both of its
+ * forms run. The same blocks in a shuffled order, as an hindexed_block type, go to the block-
+ * indexed kernels (which pack 32-byte blocks with moves of their own too). The packed bytes must be
+ * the blocks' in type-map order, nothing written past them; unpacking must write exactly the
+ * blocks. Vectors of 8-byte blocks 16 bytes apart end their allocations too, where AddressSanitizer
+ * sees any access past them.
  */
 #include <stdbool.h>
 #include <stdint.h>
