@@ -166,6 +166,20 @@ int main(int argc, char **argv)
     expect_pieces(__LINE__, t = commit(t), 250, p_many);
     MPI_Type_free(&t);
 
+    /* beyond 32 bits (the engine keeps offsets and prefix sums in 32 bits where they fit): more
+     * than 4 GiB of data in blocks 64 bytes apart (the second inside the first), then offsets
+     * 3 GiB apart around the first block's */
+    MPI_Count lbl[2] = { ((MPI_Count) 1 << 32) + 8, 16 }, ld[2] = { 0, 64 };
+    CHECK_MPI(MPI_Type_create_hindexed_c(2, lbl, ld, MPI_BYTE, &t));
+    piece p_big[] = { { 0, ((MPI_Aint) 1 << 32) + 8 }, { 64, 16 } };
+    expect_pieces(__LINE__, t = commit(t), 2, p_big);
+    MPI_Type_free(&t);
+    MPI_Count fbl[3] = { 8, 16, 24 }, fd[3] = { (MPI_Count) 3 << 29, 0, (MPI_Count) 3 << 30 };
+    CHECK_MPI(MPI_Type_create_hindexed_c(3, fbl, fd, MPI_BYTE, &t));
+    piece p_far[] = { { (MPI_Aint) 3 << 29, 8 }, { 0, 16 }, { (MPI_Aint) 3 << 30, 24 } };
+    expect_pieces(__LINE__, t = commit(t), 3, p_far);
+    MPI_Type_free(&t);
+
     /* empty type: no pieces */
     CHECK_MPI(MPI_Type_contiguous(0, MPI_INT, &t));
     expect_pieces(__LINE__, t = commit(t), 0, NULL);
