@@ -291,7 +291,15 @@ gather_runs(const Blocks *b, MPI_Count n, MPI_Aint d, int el_size, bool typed, b
     return true;
 }
 
-/* The runs of b (see gather_runs): narrow where they fit, else in 64 bits; false when out of
+/* gather_runs for r's width and b's types, each of the four its own inlined loop. */
+static bool gather(const Blocks *b, MPI_Count n, MPI_Aint d, int el_size, Runs *r)
+{
+    if (b->types)
+        return r->narrow ? gather_runs(b, n, d, el_size, true, true, r) : gather_runs(b, n, d, el_size, true, false, r);
+    return r->narrow ? gather_runs(b, n, d, el_size, false, true, r) : gather_runs(b, n, d, el_size, false, false, r);
+}
+
+/* The runs of b: narrow where they fit, else in 64 bits (which always fit); false when out of
  * memory. */
 static bool runs_of(const Blocks *b, MPI_Count n, MPI_Aint d, int el_size, Runs *r)
 {
@@ -299,19 +307,14 @@ static bool runs_of(const Blocks *b, MPI_Count n, MPI_Aint d, int el_size, Runs 
     bool typed = b->types != NULL;
     if (!runs_alloc(r, room, true, typed))
         return false;
-    if (typed ? gather_runs(b, n, d, el_size, true, true, r) : gather_runs(b, n, d, el_size, false, true, r))
+    if (gather(b, n, d, el_size, r))
         return true;
     runs_free(r);
-    if (!runs_alloc(r, room, false, typed))
-        return false;
-    if (typed)
-        gather_runs(b, n, d, el_size, true, false, r);
-    else
-        gather_runs(b, n, d, el_size, false, false, r);
-    return true;
+    return runs_alloc(r, room, false, typed) && gather(b, n, d, el_size, r);
 }
 
-/* The array a of room values of w bytes shrunk to its first n (kept as it is if that fails). */
+/* The first n values of w bytes of the array a, in an allocation of their size (a itself if the
+ * shrink fails). */
 static void *shrunk(void *a, size_t n, size_t w)
 {
     void *fit = realloc(a, (n ? n : 1) * w);
