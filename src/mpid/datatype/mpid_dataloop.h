@@ -43,7 +43,8 @@ typedef struct MPID_Loop {
     MPI_Aint stride;              /* VECTOR: bytes between block starts */
     MPI_Aint *offsets;            /* BLKIDX, INDEXED, STRUCT: byte offset of each block */
     int32_t *offsets32;           /* BLKIDX leaf or INDEXED loop whose offsets span less than 2 GiB:
-                                     them, in half the bytes to read and keep (offsets is then NULL) */
+                                     them, in half the bytes to read and keep (offsets is then NULL);
+                                     signed, as a leaf's are measured from its first block's */
     MPI_Count *prefix;            /* INDEXED, STRUCT: packed bytes before block k (count + 1 values) */
     uint32_t *prefix32;           /* INDEXED loop with offsets32 and under 4 GiB of data: prefix,
                                      in 32 bits (prefix is then NULL); the two go together */
