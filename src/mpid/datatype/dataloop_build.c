@@ -267,10 +267,8 @@ gather_runs(const Blocks *b, MPI_Count n, MPI_Aint d, int el_size, bool typed, b
         if (m == 0)
             base = off;
         if (narrow) {
-            MPI_Aint rel = (MPI_Aint) ((uintptr_t) off - (uintptr_t) base);
-            if (rel != (int32_t) rel)
-                return false;
-            o32[m] = (int32_t) rel;
+            /* wrong when the offsets span 2 GiB or more, which the test after the loop finds */
+            o32[m] = (int32_t) ((uintptr_t) off - (uintptr_t) base);
             pre32[m + 1] = (uint32_t) total;
         } else {
             o[m] = off;
