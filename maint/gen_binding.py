@@ -17,6 +17,8 @@ Continuation lines are joined until the parentheses balance. Flags after the par
     noinit    may be called before MPI_Init and after MPI_Finalize
     impl_is_c the implementation takes a trailing 'bool is_c' (true for the _c twin)
     impl=NAME call NAME instead of MPIR_<stem>_impl
+    count_arrays  the COUNT and POLY arrays reach the implementation unwidened, each as an
+              MPIR_Count_array (int elements in NAME, MPI_Count in NAME_c)
     errcomm   the implementation takes a trailing 'MPI_Comm *err_comm' (preset to MPI_COMM_NULL) and
               sets it to the communicator whose error handler should see the error (MPI_Wait & co.)
     fast      first try MPIR_<stem>_fast(<the call's own arguments>, &copy), from
@@ -156,6 +158,7 @@ class Param:
         self.length = None
         self.comm = None
         self.significant = None     # C condition under which a VECTORS array is read
+        self.view = False           # passed as an MPIR_Count_array (the flag count_arrays)
         v = re.fullmatch(r'(\w+)\((\w+)(?:, (root|inplace)=(\w+))?\)', kind)
         if v and v.group(1) in VECTORS:
             self.kind, self.comm = v.group(1), v.group(2)
@@ -196,6 +199,8 @@ class Param:
         return declare(t, self.name)
 
     def impl_decl(self):
+        if self.view:
+            return declare('MPIR_Count_array', self.name)
         if self.comm:
             t = 'const ' + VECTORS[self.kind][2] + ' *'
         elif self.length:
@@ -208,6 +213,8 @@ class Param:
 
     def needs_widening(self, large):
         """An int array that the implementation takes as 64-bit values."""
+        if self.view:
+            return False
         if self.comm:
             return VECTORS[self.kind][1 if large else 0] != VECTORS[self.kind][2]
         if not self.length:
@@ -228,6 +235,12 @@ class Function:
                 self.impl = f[5:]
             elif f.startswith('returns='):
                 self.returns = f[8:].replace('_', ' ') if f[8:] == 'unused' else f[8:]
+        # count_arrays: the int/MPI_Count arrays reach the implementation as they are, in an
+        # MPIR_Count_array, not widened into a temporary: it records them once, straight into the
+        # type's contents (a 1M-block MPI_Type_indexed wrote 16 MB of temporaries)
+        if 'count_arrays' in self.flags:
+            for p in params:
+                p.view = bool(p.length) and ARRAYS[p.kind][0] == 'int' and ARRAYS[p.kind][1] == 'MPI_Count'
 
 
 def parse(path):
@@ -431,6 +444,8 @@ def emit_function(fn, suffix, large, out):
     for p in fn.params:
         if p in widened:
             args.append(f'w_{p.name}')
+        elif p.view:
+            args.append(f'(MPIR_Count_array){{ .{"counts" if large else "ints"} = {p.name} }}')
         elif p in narrowed:
             args.append(f'&n_{p.name}')
         elif p.kind in ('ADDR_OUT', 'ADDR_INOUT') and large:

@@ -44,6 +44,24 @@ int MPIR_Name_get(const char *stored, char *out);
 /* Copies n ints into a new array of MPI_Count (for the int bindings of large-count functions). */
 int MPIR_Widen_ints(const int *src, MPI_Count n, MPI_Count **dst);
 
+/* A user's array of counts or displacements as the binding got it: int elements (the classic
+ * function) or MPI_Count ones (its _c twin); exactly one is set. Passed where the implementation
+ * records the array anyway and can widen it on the way (gen_binding.py's count_arrays). */
+typedef struct {
+    const int *ints;
+    const MPI_Count *counts;
+} MPIR_Count_array;
+
+/* Copies the first n elements of a into dst, widened. */
+static inline void MPIR_Count_array_copy(int64_t *dst, MPIR_Count_array a, MPI_Count n)
+{
+    if (a.ints)
+        for (MPI_Count i = 0; i < n; i++)
+            dst[i] = a.ints[i];
+    else
+        memcpy(dst, a.counts, (size_t) n * sizeof *dst);
+}
+
 /* Overflow-checked arithmetic on sizes and displacements: true when *r could not hold the result. */
 #define MPIR_Mul_overflows(a, b, r) __builtin_mul_overflow((a), (b), (r))
 #define MPIR_Add_overflows(a, b, r) __builtin_add_overflow((a), (b), (r))

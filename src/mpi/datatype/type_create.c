@@ -35,14 +35,17 @@ static int new_type(int err, MPID_Datatype *dt, int combiner, bool is_large, int
 }
 
 /* The contents of the array constructors, as the contents table lists them: count, the scalars,
- * then each array, written once, in place (a copy through a temporary took 1.6 of the 11 ns per
- * block of a 1M-block indexed create). */
-static int array_args(MPI_Count count, int nscalars, const int64_t *scalars, const MPI_Count *a1,
-                      const int64_t *a2, int ntypes, MPID_Contents **cp)
+ * then each array, widened from the user's as it is written, once (a copy through a temporary
+ * took 1.6 of the 11 ns per block of a 1M-block indexed create, and the int binding's widened
+ * temporaries were 16 MB more to fault in). b's arrays then point at these copies, which the
+ * device reads; lens is NULL where the block length is one of the scalars. */
+static int array_args(MPID_Blocks *b, int nscalars, const int64_t *scalars, const MPIR_Count_array *lens,
+                      MPIR_Count_array disps, int ntypes, MPID_Contents **cp)
 {
+    MPI_Count count = b->count;
     if (count > (INT_MAX - nscalars - 1) / 2)
         return MPIR_Err(MPI_ERR_COUNT, "count %lld is too large to record", (long long) count);
-    int nvals = 1 + nscalars + (a1 ? (int) count : 0) + (a2 ? (int) count : 0);
+    int nvals = 1 + nscalars + (lens ? (int) count : 0) + (int) count;
     MPID_Contents *c = *cp = MPID_Contents_new(nvals, ntypes);
     if (!c)
         return MPIR_Err(MPI_ERR_NO_MEM, "out of memory recording datatype contents");
@@ -50,13 +53,20 @@ static int array_args(MPI_Count count, int nscalars, const int64_t *scalars, con
     *p++ = count;
     for (int i = 0; i < nscalars; i++)
         *p++ = scalars[i];
-    if (a1) {
-        memcpy(p, a1, (size_t) count * sizeof *p);
+    if (lens) {
+        MPIR_Count_array_copy(p, *lens, count);
+        b->blocklens = p;
         p += count;
     }
-    if (a2)
-        memcpy(p, a2, (size_t) count * sizeof *p);
+    MPIR_Count_array_copy(p, disps, count);
+    b->disps = p;
     return MPI_SUCCESS;
+}
+
+/* Byte displacements (MPI_Aint in both bindings) as a count array, to be recorded the same way. */
+static MPIR_Count_array addresses(const MPI_Aint *a)
+{
+    return (MPIR_Count_array) { .counts = (const MPI_Count *) a };
 }
 
 int MPIR_Type_contiguous_impl(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype, bool is_c)
@@ -97,9 +107,10 @@ int MPIR_Type_hvector_mpi1_impl(MPI_Count count, MPI_Count blocklength, MPI_Aint
     return MPIR_Type_create_hvector_impl(count, blocklength, stride, oldtype, newtype, false);
 }
 
-/* The indexed family and struct: one block description, then the arguments as given. */
-static int blocks(const MPID_Blocks *b, int combiner, bool is_c, bool blocklen_is_scalar,
-                  const MPI_Count *blocklens, MPI_Datatype *newtype)
+/* The indexed family and struct: one block description (its arrays set by array_args), then the
+ * arguments as given. */
+static int blocks(MPID_Blocks *b, int combiner, bool is_c, const MPIR_Count_array *lens,
+                  MPIR_Count_array disps, MPI_Datatype *newtype)
 {
     MPID_Datatype *dt = NULL;
     /* struct records one type per block (none when count is 0), the others their oldtype */
@@ -107,34 +118,32 @@ static int blocks(const MPID_Blocks *b, int combiner, bool is_c, bool blocklen_i
     MPI_Datatype oldtype = b->is_struct ? MPI_DATATYPE_NULL : MPID_Datatype_handle(b->type);
     int64_t scalar = b->blocklen;
     MPID_Contents *c = NULL;
-    int err = array_args(b->count, blocklen_is_scalar, &scalar, blocklens, b->disps, ntypes, &c);
+    int err = array_args(b, lens ? 0 : 1, &scalar, lens, disps, ntypes, &c);
     if (err)
         return err;
     err = MPID_Type_blocks(b, &dt);
     return publish(err, dt, c, combiner, is_c, b->is_struct ? b->types : &oldtype, newtype);
 }
 
-int MPIR_Type_indexed_impl(MPI_Count count, const MPI_Count *array_of_blocklengths,
-                           const MPI_Count *array_of_displacements, MPI_Datatype oldtype,
+int MPIR_Type_indexed_impl(MPI_Count count, MPIR_Count_array array_of_blocklengths,
+                           MPIR_Count_array array_of_displacements, MPI_Datatype oldtype,
                            MPI_Datatype *newtype, bool is_c)
 {
     MPID_Datatype *old = MPID_Datatype_get(oldtype);
-    MPID_Blocks b = { .count = count, .blocklens = array_of_blocklengths,
-                      .disps = (const int64_t *) array_of_displacements, .disp_unit = old->extent, .type = old };
-    return blocks(&b, MPI_COMBINER_INDEXED, is_c, false, array_of_blocklengths, newtype);
+    MPID_Blocks b = { .count = count, .disp_unit = old->extent, .type = old };
+    return blocks(&b, MPI_COMBINER_INDEXED, is_c, &array_of_blocklengths, array_of_displacements, newtype);
 }
 
-int MPIR_Type_create_hindexed_impl(MPI_Count count, const MPI_Count *array_of_blocklengths,
+int MPIR_Type_create_hindexed_impl(MPI_Count count, MPIR_Count_array array_of_blocklengths,
                                    const MPI_Aint *array_of_displacements, MPI_Datatype oldtype,
                                    MPI_Datatype *newtype, bool is_c)
 {
-    MPID_Blocks b = { .count = count, .blocklens = array_of_blocklengths,
-                      .disps = (const int64_t *) array_of_displacements, .disp_unit = 1,
-                      .type = MPID_Datatype_get(oldtype) };
-    return blocks(&b, MPI_COMBINER_HINDEXED, is_c, false, array_of_blocklengths, newtype);
+    MPID_Blocks b = { .count = count, .disp_unit = 1, .type = MPID_Datatype_get(oldtype) };
+    return blocks(&b, MPI_COMBINER_HINDEXED, is_c, &array_of_blocklengths, addresses(array_of_displacements),
+                  newtype);
 }
 
-int MPIR_Type_hindexed_mpi1_impl(MPI_Count count, const MPI_Count *array_of_blocklengths,
+int MPIR_Type_hindexed_mpi1_impl(MPI_Count count, MPIR_Count_array array_of_blocklengths,
                                  const MPI_Aint *array_of_displacements, MPI_Datatype oldtype,
                                  MPI_Datatype *newtype)
 {
@@ -143,35 +152,33 @@ int MPIR_Type_hindexed_mpi1_impl(MPI_Count count, const MPI_Count *array_of_bloc
 }
 
 int MPIR_Type_create_indexed_block_impl(MPI_Count count, MPI_Count blocklength,
-                                        const MPI_Count *array_of_displacements, MPI_Datatype oldtype,
+                                        MPIR_Count_array array_of_displacements, MPI_Datatype oldtype,
                                         MPI_Datatype *newtype, bool is_c)
 {
     MPID_Datatype *old = MPID_Datatype_get(oldtype);
-    MPID_Blocks b = { .count = count, .blocklen = blocklength, .disps = (const int64_t *) array_of_displacements,
-                      .disp_unit = old->extent, .type = old };
-    return blocks(&b, MPI_COMBINER_INDEXED_BLOCK, is_c, true, NULL, newtype);
+    MPID_Blocks b = { .count = count, .blocklen = blocklength, .disp_unit = old->extent, .type = old };
+    return blocks(&b, MPI_COMBINER_INDEXED_BLOCK, is_c, NULL, array_of_displacements, newtype);
 }
 
 int MPIR_Type_create_hindexed_block_impl(MPI_Count count, MPI_Count blocklength,
                                          const MPI_Aint *array_of_displacements, MPI_Datatype oldtype,
                                          MPI_Datatype *newtype, bool is_c)
 {
-    MPID_Blocks b = { .count = count, .blocklen = blocklength, .disps = (const int64_t *) array_of_displacements,
-                      .disp_unit = 1, .type = MPID_Datatype_get(oldtype) };
-    return blocks(&b, MPI_COMBINER_HINDEXED_BLOCK, is_c, true, NULL, newtype);
+    MPID_Blocks b = { .count = count, .blocklen = blocklength, .disp_unit = 1,
+                      .type = MPID_Datatype_get(oldtype) };
+    return blocks(&b, MPI_COMBINER_HINDEXED_BLOCK, is_c, NULL, addresses(array_of_displacements), newtype);
 }
 
-int MPIR_Type_create_struct_impl(MPI_Count count, const MPI_Count *array_of_blocklengths,
+int MPIR_Type_create_struct_impl(MPI_Count count, MPIR_Count_array array_of_blocklengths,
                                  const MPI_Aint *array_of_displacements, const MPI_Datatype *array_of_types,
                                  MPI_Datatype *newtype, bool is_c)
 {
-    MPID_Blocks b = { .count = count, .blocklens = array_of_blocklengths,
-                      .disps = (const int64_t *) array_of_displacements, .disp_unit = 1,
-                      .types = array_of_types, .is_struct = true };
-    return blocks(&b, MPI_COMBINER_STRUCT, is_c, false, array_of_blocklengths, newtype);
+    MPID_Blocks b = { .count = count, .disp_unit = 1, .types = array_of_types, .is_struct = true };
+    return blocks(&b, MPI_COMBINER_STRUCT, is_c, &array_of_blocklengths, addresses(array_of_displacements),
+                  newtype);
 }
 
-int MPIR_Type_struct_mpi1_impl(MPI_Count count, const MPI_Count *array_of_blocklengths,
+int MPIR_Type_struct_mpi1_impl(MPI_Count count, MPIR_Count_array array_of_blocklengths,
                                const MPI_Aint *array_of_displacements, const MPI_Datatype *array_of_types,
                                MPI_Datatype *newtype)
 {

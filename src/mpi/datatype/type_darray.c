@@ -120,7 +120,7 @@ static int build_dim(int distrib, int darg, int64_t gsize, int psize, int coord,
         lens[n] = last_len;
         disps[n++] = (nblocks - 1) * b * elem_ext;
     }
-    err = MPIR_Type_create_struct_impl(n, lens, disps, types, newp, is_c);
+    err = MPIR_Type_create_struct_impl(n, (MPIR_Count_array) { .counts = lens }, disps, types, newp, is_c);
     if (full > 0)
         drop(types[0]);
     return err;

@@ -143,7 +143,7 @@ int MPID_Type_vector(MPI_Count count, MPI_Count blocklen, MPI_Aint stride_bytes,
  * type) starting at disps[i] * disp_unit bytes. */
 typedef struct MPID_Blocks {
     MPI_Count count;
-    const MPI_Count *blocklens;     /* NULL: every block has blocklen elements */
+    const int64_t *blocklens;       /* NULL: every block has blocklen elements */
     MPI_Count blocklen;
     const int64_t *disps;
     MPI_Aint disp_unit;             /* 1 for byte displacements, the old extent for indexed */
