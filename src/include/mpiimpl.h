@@ -58,7 +58,7 @@ static inline void MPIR_Count_array_copy(int64_t *dst, MPIR_Count_array a, MPI_C
     if (a.ints)
         for (MPI_Count i = 0; i < n; i++)
             dst[i] = a.ints[i];
-    else
+    else if (n > 0)   /* the array may be NULL when empty */
         memcpy(dst, a.counts, (size_t) n * sizeof *dst);
 }
 

@@ -124,7 +124,8 @@ int MPID_Datatype_take_contents(MPID_Datatype *dt, MPID_Contents *c, int combine
     c->is_large = is_large;
     for (int i = 0; i < c->ntypes; i++) {
         c->types[i] = types[i];
-        MPID_Datatype_add_ref(MPID_Datatype_get(types[i]));
+        if (!MPID_Datatype_is_builtin(types[i]))   /* a struct of a million basic entries looks up none */
+            MPID_Datatype_add_ref(MPID_Datatype_get(types[i]));
     }
     dt->contents = c;
     return MPI_SUCCESS;

@@ -50,8 +50,9 @@ void MPID_Datatype_release(MPID_Datatype *dt)
                 cap = want;
             }
         }
-        for (int i = 0; i < ntypes; i++)
-            todo[n++] = MPID_Datatype_get(types[i]);
+        for (int i = 0; i < ntypes; i++)   /* predefined children hold no counts: not even looked up */
+            if (!MPID_Datatype_is_builtin(types[i]))
+                todo[n++] = MPID_Datatype_get(types[i]);
         if (d->impl_type && n < cap)
             todo[n++] = d->impl_type;
         MPID_Contents_free_shallow(d->contents);
