@@ -132,19 +132,6 @@ static inline __attribute__((always_inline)) int copies_of(Copies *c, const MPID
     return MPI_SUCCESS;
 }
 
-/* acc then next, as one set of copies of the same child. */
-static inline __attribute__((always_inline)) int copies_join(Copies *acc, const Copies *next)
-{
-    if (MPIR_Add_overflows(acc->size, next->size, &acc->size) || MPIR_Add_overflows(acc->elems, next->elems, &acc->elems))
-        return OVERFLOW_ERR();
-    acc->lo = min_a(acc->lo, next->lo);
-    acc->hi = max_a(acc->hi, next->hi);
-    acc->sig = MPID_Sig_concat(acc->sig, next->sig, next->elems);
-    acc->run = acc->run && next->run && next->start == acc->end;
-    acc->end = next->end;
-    return MPI_SUCCESS;
-}
-
 /* Adds copies of t (its record not empty) to the span. */
 static inline __attribute__((always_inline)) int span_add_copies(Span *s, const MPID_Datatype *t, const Copies *c)
 {
@@ -268,31 +255,61 @@ int MPID_Type_vector(MPI_Count count, MPI_Count blocklen, MPI_Aint stride_bytes,
 }
 
 /* The indexed family: every block holds copies of one child, so the blocks join into one set of
- * copies, which joins the span once. The loop then keeps a few values in registers, where a
- * span_add per block kept the span's dozen fields in memory (1M-block indexed create: 11.1 ns per
- * block instead of 14.9, in one process next to it). */
+ * copies, which joins the span once. The loop keeps only what varies from block to block: the
+ * number of copies so far (bytes and elements follow from it once, at the end), the hull, the
+ * signature and the run. Joining a Copies per block kept two of them on the stack (1M-block
+ * indexed create in a test program: 4.3-4.5 ns per block instead of 6.9-7.2, alternating). */
 static int span_add_blocks_of(Span *s, const MPID_Blocks *b)
 {
     const MPID_Datatype *t = b->type;
-    Copies acc = { 0 }, c = { 0 };
-    bool any = false, empty = MPID_Datatype_is_empty(t);
+    if (t->depth > s->depth)
+        s->depth = t->depth;   /* empty blocks still nest */
+    const bool empty = MPID_Datatype_is_empty(t), data = t->size > 0;
+    const bool step_run = t->is_contig && t->extent == t->size;   /* n copies make one run */
+    const int64_t ext = t->extent, unit = b->disp_unit, elems = t->n_elements, tsig = t->sig_hash;
+    __int128 copies = 0;   /* a sum of up to 2^63 counts below 2^63: no overflow */
+    int64_t lo = INT64_MAX, hi = INT64_MIN, start = 0, end = 0;
+    uint64_t sig = 0;
+    bool run = t->is_contig;
     for (MPI_Count i = 0; i < b->count; i++) {
-        MPI_Count n = b->blocklens ? b->blocklens[i] : b->blocklen;
-        int64_t disp;
-        if (MPIR_Mul_overflows(b->disps[i], b->disp_unit, &disp))
+        int64_t n = b->blocklens ? b->blocklens[i] : b->blocklen, disp, last, bound;
+        if (MPIR_Mul_overflows(b->disps[i], unit, &disp))
             return OVERFLOW_ERR();
         if (n == 0 || empty)
             continue;
-        int err = copies_of(&c, t, n, disp, t->extent);
-        if (err || (any && (err = copies_join(&acc, &c))))
-            return err;
-        if (!any)
-            acc = c;
-        any = true;
+        if (MPIR_Mul_overflows(n - 1, ext, &last) || MPIR_Add_overflows(disp, last, &last))
+            return OVERFLOW_ERR();
+        int64_t first = min_a(disp, last), final = max_a(disp, last);
+        /* per block: with a negative extent, a bound between the hull's may overflow */
+        if (MPIR_Add_overflows(first, t->lb, &bound) || MPIR_Add_overflows(final, t->ub, &bound))
+            return OVERFLOW_ERR();
+        lo = min_a(lo, first);
+        hi = max_a(hi, final);
+        if (elems == 1 && n < SIG_TABLE)   /* runs of basic elements: two lookups */
+            sig = sig * sig_powers[n] + tsig * sig_sums[n];
+        else
+            sig = sig * sig_pow((uint64_t) n * (uint64_t) elems) + MPID_Sig_repeat(tsig, elems, n);
+        if (data) {
+            int64_t from, bytes;
+            if (MPIR_Add_overflows(disp, t->true_lb, &from) || MPIR_Mul_overflows(n, t->size, &bytes))
+                return OVERFLOW_ERR();
+            run = run && (n == 1 || step_run) && (copies == 0 || from == end);
+            if (copies == 0)
+                start = from;
+            if (MPIR_Add_overflows(from, bytes, &end))
+                return OVERFLOW_ERR();
+        }
+        copies += n;
     }
-    if (t->depth > s->depth)
-        s->depth = t->depth;   /* empty blocks still nest */
-    return any ? span_add_copies(s, t, &acc) : MPI_SUCCESS;
+    if (copies == 0)
+        return MPI_SUCCESS;
+    Copies all = { .lo = lo, .hi = hi, .sig = sig, .run = run, .start = start, .end = end };
+    /* size and elems are not negative; beyond INT64_MAX copies only a type without data fits */
+    if ((t->size && copies > INT64_MAX / t->size) || (elems && copies > INT64_MAX / elems))
+        return OVERFLOW_ERR();
+    all.size = t->size ? (int64_t) copies * t->size : 0;
+    all.elems = elems ? (int64_t) copies * elems : 0;
+    return span_add_copies(s, t, &all);
 }
 
 int MPID_Type_blocks(const MPID_Blocks *b, MPID_Datatype **newp)

@@ -131,6 +131,15 @@ static void make_cases(void)
     MPI_Type_create_hindexed_block(2, 3, (MPI_Aint[]) { 100, 0 }, MPI_INT, &b);
     add("indexed_block -> hindexed_block", a, 2, b, 3);
 
+    /* blocks of 255 basic elements and more, and blocks of a child of two, hash by other paths
+     * than short runs of one element */
+    MPI_Type_indexed(4, (int[]) { 300, 1, 255, 256 }, (int[]) { 1000, 0, 2, 600 }, MPI_INT, &a);
+    MPI_Type_contiguous(812, MPI_INT, &b);
+    add("indexed, blocks of 255-300 -> contiguous", a, 2, b, 2);
+
+    MPI_Type_indexed(3, (int[]) { 2, 300, 1 }, (int[]) { 400, 0, 305 }, MPI_2INT, &a);
+    add("indexed of MPI_2INT -> MPI_INT", a, 2, dup_of(MPI_INT), 1212);
+
     add("padded struct -> struct of another layout", padded_send(), 5, padded_recv(), 5);
 
     /* signature: short short double double double char int int */
