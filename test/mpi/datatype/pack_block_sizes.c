@@ -5,9 +5,10 @@
  * Zen 5, 64-byte moves), for 4 KiB blocks (packed by string moves where they are far apart) and
  * blocks on either side of 2112 bytes (from where Zen 5 moves blocks by string moves), at strides
  * near and far (lines and pages apart, negative too), from typed buffers on every 8-byte offset of
- * a 32-byte boundary, one instance (the binding's copy plan) and two (the segment walk). Unpacking
- * stores whole 32-byte moves only where the blocks all start on a 32-byte boundary, so both of its
- * forms run. The same blocks in a shuffled order, as an hindexed_block type, go to the block-
+ * a 32-byte boundary, one instance (the binding's copy plan, which copies up to 16 blocks and 256
+ * bytes by a loop of its own: 16 and 17 blocks are either side) and two (the segment walk).
+ * Unpacking stores whole 32-byte moves only where the blocks all start on a 32-byte boundary, so
+ * both of its forms run. The same blocks in a shuffled order, as an hindexed_block type, go to the block-
  * indexed kernels (which pack 32-byte blocks with moves of their own too). The packed bytes must be
  * the blocks' in type-map order, nothing written past them; unpacking must write exactly the
  * blocks. Vectors of 8-byte blocks 16 bytes apart end their allocations too, where AddressSanitizer
@@ -133,7 +134,7 @@ int main(int argc, char **argv)
     MTest_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     static const int sizes[] = { 1, 2, 4, 8, 12, 16, 24, 31, 32, 33, 40, 48, 56, 64, 65, 72, 92, 128, 129, 1000, 2104, 2112, 4096, MAXSIZE };
-    static const int counts[] = { 1, 3, 17, MAXBLOCKS };
+    static const int counts[] = { 1, 3, 16, 17, MAXBLOCKS };
     static const MPI_Aint gaps[] = { 0, 8, 24, 40, 64, 248, 4096 - 64, MAXGAP };
     region_len = (64 + 32 + 2 * (size_t) (MAXBLOCKS * (MAXSIZE + MAXGAP)) + 64 + 63) / 64 * 64;   /* aligned_alloc: a multiple of 64 */
     region = aligned_alloc(64, region_len);
