@@ -185,7 +185,8 @@ static inline __attribute__((always_inline)) void copy_grouped_unpack(char *d, c
  * ones, at any stride, packing and unpacking: in a test program, 2112-byte blocks 48 KiB apart in
  * the L2 copied at 78-87 GB/s where 2048-byte ones and the 32- or 64-byte loops ran 57-62 (glibc's
  * memcpy takes the string move from 2112 bytes on there too); 3-8 KiB blocks at 1.3-1.6x the
- * loops, whatever their stride, and as fast as they from memory. */
+ * loops, whatever their stride, and as fast as they from memory. Packed blocks with gaps beyond
+ * the L2 measured otherwise on a later guest (zen5_cold_pack). */
 #define STRING_ERMS_MIN 4096
 #define STRING_ZEN5_MIN 2112
 static MPI_Count string_min;
@@ -288,12 +289,28 @@ STRIDE_TEST zen5_mid_blocks(MPI_Aint stride, MPI_Count bs, bool unpack)
 {
     return zen5_host && gather_unit && (unpack ? !whole_pages_apart(stride) : bs < 2048);
 }
+/* Packed blocks of the string move's sizes that cannot stay in the L2 from one call to the next
+ * (more than the chunk in one call), with a gap of 256 bytes or more after each: on Zen 5 by
+ * 64-byte moves (mid_blocks_512), not the string move, whose lead holds in the L2 only. In a test
+ * program on the 2-core guest of 2026-12-05, 4-6 KiB blocks four times their size apart, 8-9 MB
+ * of them (in the L3): 64-byte moves 24-34 GB/s, the string move 20-25, memcpy 21-28; in the
+ * benchmark, in one process next to the string move (4 runs): FFT2D N=1536 +8-29% (1.05-1.35x
+ * Open MPI, from 0.92-1.09x), 512^3 y face (blocks in the same L2 sets, which went to memcpy)
+ * -3% to +9%, ahead in 3 of 4, NAS MG y face class D +3-6%. Not blocks a few bytes apart, which
+ * the string move streams (MG z face class D, 4 KiB rows 16 bytes apart: -4%), nor unpacking,
+ * where the string move and memcpy beat the 64-byte stores by a fifth. */
+STRIDE_TEST zen5_cold_pack(MPI_Aint stride, MPI_Count bs, MPI_Count n, bool unpack)
+{
+    size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
+    return zen5_host && gather_unit && !unpack && bs >= STRING_ZEN5_MIN && dist >= (size_t) bs + 256
+        && (size_t) n > MPID_Copy_chunk / (size_t) bs;
+}
 #define MID_KERNEL(NAME, DST, SRC, RW, COPY, TARGET) \
     TARGET __attribute__((noinline)) static void NAME(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, \
                                                       MPI_Count n) \
     { \
         bool far = lines_apart(stride); \
-        if (string_blocks(stride, bs, RW)) { \
+        if (string_blocks(stride, bs, RW) && !zen5_cold_pack(stride, bs, n, RW)) { \
             far = far && !string_any;   /* Zen 5: no line prefetched ahead */ \
             if (string_any && !other_l2_sets(stride, bs)) \
                 BLOCKS_NEXT_LINE_AHEAD(memcpy, DST, SRC, RW) \
@@ -301,7 +318,7 @@ STRIDE_TEST zen5_mid_blocks(MPI_Aint stride, MPI_Count bs, bool unpack)
                 BLOCKS_NEXT_LINE_AHEAD(copy_string, DST, SRC, RW) \
             return; \
         } \
-        if (zen5_mid_blocks(stride, bs, RW)) { \
+        if (zen5_mid_blocks(stride, bs, RW) || zen5_cold_pack(stride, bs, n, RW)) { \
             mid_blocks_512(packed, typed, stride, bs, n, RW); \
             return; \
         } \
