@@ -590,13 +590,6 @@ STRIDE_TEST lines_fit_chunk(size_t lines_per_block, MPI_Count blocks)
     return (size_t) blocks <= MPID_Copy_chunk / (lines_per_block * 64);
 }
 
-/* The row loops of MPID_Pack_strided and MPID_Unpack_strided (at the end). External only so that
- * the compiler emits them where they were before LATE code existed (static, they move). */
-void MPID_Pack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step,
-                    MPI_Count rows);
-void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step,
-                      MPI_Count rows);
-
 /* 8-byte blocks two lines or more apart, eight at a time by one AVX-512 gather (packing) or
  * scatter (unpacking), on Zen 5, where their loads and stores run faster so than one by one
  * (zen5_gathers). In a test program, 4096 blocks in the L2: packed 512 bytes apart (the x face of

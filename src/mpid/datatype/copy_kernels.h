@@ -168,6 +168,13 @@ MPID_Row_kernel MPID_Strided_row_kernel(bool pack, MPI_Aint stride, MPI_Count bs
 /* rows rows of n blocks through row, rows row_step apart in the typed buffer */
 void MPID_Each_row(MPID_Row_kernel row, char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
                    MPI_Aint row_step, MPI_Count rows);
+/* What the two entry points run where MPID_Strided_row_kernel chose no row kernel: their own row
+ * loops, which a copy plan that found none at build calls directly. (Not static also so that the
+ * compiler emits them where they were before LATE code existed.) */
+void MPID_Pack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step,
+                    MPI_Count rows);
+void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint row_step,
+                      MPI_Count rows);
 
 /* Windows: the byte masks of one small in-order element (built by segment.c's set_windows), and
  * n such elements step bytes apart moved whole. Only where MPID_Have_window_unit(). */

@@ -177,12 +177,11 @@ void MPID_Plan_run(const MPID_Plan *p, char *buf, char *stream, bool pack)
             else
                 copy_bytes(base, stream, s->bs);
             break;
-        case STEP_STRIDED:
+        case STEP_STRIDED:   /* as MPID_Pack_strided and MPID_Unpack_strided, with their choice made */
             if (s->row[pack])
                 MPID_Each_row(s->row[pack], stream, base, s->stride, s->bs, s->n, s->row_step, s->rows);
             else
-                (pack ? MPID_Pack_strided : MPID_Unpack_strided)(stream, base, s->stride, s->bs, s->n, s->row_step,
-                                                                 s->rows);
+                (pack ? MPID_Pack_rows : MPID_Unpack_rows)(stream, base, s->stride, s->bs, s->n, s->row_step, s->rows);
             break;
         case STEP_FEW:
             if (s->bs == 8)
