@@ -293,7 +293,7 @@ STRIDE_TEST zen5_mid_blocks(MPI_Aint stride, MPI_Count bs, bool unpack)
  * (more than the chunk in one call), with a gap of 256 bytes or more after each: on Zen 5 by
  * 64-byte moves (mid_blocks_512), not the string move, whose lead holds in the L2 only. In a test
  * program on the 2-core guest of 2026-12-05, 4-6 KiB blocks four times their size apart, 8-9 MB
- * of them (in the L3): 64-byte moves 24-34 GB/s, the string move 20-25, memcpy 21-28; in the
+ * of them (in the L3): 64-byte moves 24-34 GB/s, the string move 20-26, memcpy 21-28; in the
  * benchmark, in one process next to the string move (4 runs): FFT2D N=1536 +8-29% (1.05-1.35x
  * Open MPI, from 0.92-1.09x), 512^3 y face (blocks in the same L2 sets, which went to memcpy)
  * -3% to +9%, ahead in 3 of 4, NAS MG y face class D +3-6%. Not blocks a few bytes apart, which
