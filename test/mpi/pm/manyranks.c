@@ -16,7 +16,14 @@
 #include <unistd.h>
 
 #define NRANKS 72
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__)   /* GCC */
+#define UNDER_ASAN 1
+#elif defined(__has_feature)        /* clang */
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifdef UNDER_ASAN
 #define SLEEP_SECONDS 6
 #define SHARE 0.5
 #else
