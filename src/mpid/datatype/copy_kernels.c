@@ -89,16 +89,21 @@ static size_t l2_set_span = 128 << 10;   /* set by MPID_Copy_init */
 static bool amd_host, zen5_host;
 static bool gather_unit;   /* AVX-512's gathers and scatters are there (pack_gather_8) */
 #define GATHER_TARGET __attribute__((target("avx512f")))
+/* The distance between blocks, whichever way the stride runs (no overflow at the most negative). */
+static inline __attribute__((always_inline)) size_t stride_dist(MPI_Aint stride)
+{
+    return (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
+}
 /* Whether the next block falls in other L2 sets than this one (power-of-two strides do not). */
 STRIDE_TEST other_l2_sets(MPI_Aint stride, MPI_Count bs)
 {
-    size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
+    size_t dist = stride_dist(stride);
     size_t sets_apart = dist % l2_set_span;
     return sets_apart >= (size_t) bs && sets_apart <= l2_set_span - (size_t) bs;
 }
 STRIDE_TEST lead_blocks(const char *typed, MPI_Aint stride, MPI_Count bs, bool unpack)
 {
-    size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
+    size_t dist = stride_dist(stride);
     bool gap = dist >= (size_t) bs + 256;
     bool straddle = dist % 4096 != 0 || (uintptr_t) typed % 4096 + (uintptr_t) bs > 4096;
     bool other_sets = other_l2_sets(stride, bs);
@@ -197,7 +202,7 @@ static inline __attribute__((always_inline)) void copy_string(char *d, const cha
 }
 STRIDE_TEST string_blocks(MPI_Aint stride, MPI_Count bs, bool unpack)
 {
-    size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
+    size_t dist = stride_dist(stride);
     if (!string_min || bs < string_min)
         return false;
     if (string_any)
@@ -301,7 +306,7 @@ STRIDE_TEST zen5_mid_blocks(MPI_Aint stride, MPI_Count bs, bool unpack)
  * where the string move and memcpy beat the 64-byte stores by a fifth. */
 STRIDE_TEST zen5_cold_pack(MPI_Aint stride, MPI_Count bs, MPI_Count n, bool unpack)
 {
-    size_t dist = (size_t) (stride < 0 ? -(uintptr_t) stride : (uintptr_t) stride);
+    size_t dist = stride_dist(stride);
     return zen5_host && gather_unit && !unpack && bs >= STRING_ZEN5_MIN && dist >= (size_t) bs + 256
         && (size_t) n > MPID_Copy_chunk / (size_t) bs;
 }
@@ -309,8 +314,8 @@ STRIDE_TEST zen5_cold_pack(MPI_Aint stride, MPI_Count bs, MPI_Count n, bool unpa
     TARGET __attribute__((noinline)) static void NAME(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, \
                                                       MPI_Count n) \
     { \
-        bool far = lines_apart(stride); \
-        if (string_blocks(stride, bs, RW) && !zen5_cold_pack(stride, bs, n, RW)) { \
+        bool far = lines_apart(stride), cold = zen5_cold_pack(stride, bs, n, RW); \
+        if (string_blocks(stride, bs, RW) && !cold) { \
             far = far && !string_any;   /* Zen 5: no line prefetched ahead */ \
             if (string_any && !other_l2_sets(stride, bs)) \
                 BLOCKS_NEXT_LINE_AHEAD(memcpy, DST, SRC, RW) \
@@ -318,7 +323,7 @@ STRIDE_TEST zen5_cold_pack(MPI_Aint stride, MPI_Count bs, MPI_Count n, bool unpa
                 BLOCKS_NEXT_LINE_AHEAD(copy_string, DST, SRC, RW) \
             return; \
         } \
-        if (zen5_mid_blocks(stride, bs, RW) || zen5_cold_pack(stride, bs, n, RW)) { \
+        if (zen5_mid_blocks(stride, bs, RW) || cold) { \
             mid_blocks_512(packed, typed, stride, bs, n, RW); \
             return; \
         } \
