@@ -36,13 +36,12 @@ typedef struct {
     unsigned char ext;      /* external32 bytes of one part (the whole pair for K_PAIR) */
 } Rep;
 
-#define WCHAR_KIND (WCHAR_MIN < 0 ? K_INT : K_UINT)
 #define R(h, k, p, e) [MPIR_BUILTIN_INDEX(h)] = { k, p, e }
 
 static const Rep reps[MPID_BUILTIN_TYPE_MAX] = {
     R(MPI_CHAR, K_INT, 1, 1), R(MPI_SIGNED_CHAR, K_INT, 1, 1), R(MPI_UNSIGNED_CHAR, K_UINT, 1, 1),
     R(MPI_BYTE, K_UINT, 1, 1), R(MPI_PACKED, K_UINT, 1, 1), R(MPI_CHARACTER, K_UINT, 1, 1),
-    R(MPI_WCHAR, WCHAR_KIND, 1, 4), R(MPI_C_BOOL, K_UINT, 1, 1), R(MPI_CXX_BOOL, K_UINT, 1, 1),
+    R(MPI_WCHAR, K_UINT, 1, 2), R(MPI_C_BOOL, K_UINT, 1, 1), R(MPI_CXX_BOOL, K_UINT, 1, 1),
     R(MPI_SHORT, K_INT, 1, 2), R(MPI_UNSIGNED_SHORT, K_UINT, 1, 2),
     R(MPI_INT, K_INT, 1, 4), R(MPI_UNSIGNED, K_UINT, 1, 4),
     R(MPI_LONG, K_INT, 1, 4), R(MPI_UNSIGNED_LONG, K_UINT, 1, 4),

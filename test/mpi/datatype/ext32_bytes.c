@@ -1,7 +1,7 @@
 /*
  * external32 of every predefined datatype: MPI_Pack_external writes the exact bytes of the
  * standard's representation (big-endian, two's complement, IEEE, the sizes of its table: MPI_LONG
- * 4, MPI_WCHAR 4, MPI_LONG_DOUBLE 16 as IEEE quad, pair types without padding), the size agrees,
+ * 4, MPI_WCHAR 2, MPI_LONG_DOUBLE 16 as IEEE quad, pair types without padding), the size agrees,
  * and MPI_Unpack_external gives the value back. MPI_LB and MPI_UB carry no data.
  */
 #include <complex.h>
@@ -78,7 +78,8 @@ static void test_c_types(void)
     SCALAR(MPI_UNSIGNED_CHAR, unsigned char, 0xab, 0xab);
     SCALAR(MPI_BYTE, unsigned char, 0x5a, 0x5a);
     SCALAR(MPI_PACKED, unsigned char, 0x7e, 0x7e);
-    SCALAR(MPI_WCHAR, wchar_t, 0x20ac, 0x00, 0x00, 0x20, 0xac);
+    SCALAR(MPI_WCHAR, wchar_t, 0x20ac, 0x20, 0xac);
+    SCALAR(MPI_WCHAR, wchar_t, 0xfffd, 0xff, 0xfd);   /* unsigned: no sign to extend */
     SCALAR(MPI_SHORT, short, -2, 0xff, 0xfe);
     SCALAR(MPI_UNSIGNED_SHORT, unsigned short, 0x1234, 0x12, 0x34);
     SCALAR(MPI_INT, int, 0x01020304, 0x01, 0x02, 0x03, 0x04);

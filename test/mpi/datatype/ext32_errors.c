@@ -3,8 +3,9 @@
  *   - a data representation other than "external32" gives MPI_ERR_UNSUPPORTED_DATAREP;
  *   - a buffer too small for the data gives MPI_ERR_TRUNCATE, writes nothing (guard bytes stay)
  *     and leaves position alone;
- *   - an MPI_LONG or MPI_UNSIGNED_LONG value that does not fit the 4 bytes of external32 gives
- *     MPI_ERR_CONVERSION, and nothing after that element is written;
+ *   - an MPI_LONG or MPI_UNSIGNED_LONG value that does not fit the 4 bytes of external32, or an
+ *     MPI_WCHAR beyond the 16-bit code units of its 2 bytes, gives MPI_ERR_CONVERSION, and nothing
+ *     after that element is written;
  *   - an uncommitted type gives MPI_ERR_TYPE for packing, but has an external32 size.
  */
 #include <limits.h>
@@ -105,6 +106,30 @@ static void test_conversion(void)
         pos = 0;
         CHECK_ERR(MPI_Pack_external("external32", &li, 1, MPI_LONG_INT, buf, sizeof buf, &pos),
                   MPI_ERR_CONVERSION);
+    }
+    if (sizeof(wchar_t) > 2) {
+        wchar_t wbad[] = { (wchar_t) 0x10000, (wchar_t) 0x1f600, (wchar_t) -1 };
+        for (int k = 0; k < 3; k++) {
+            pos = 0;
+            CHECK_ERR(MPI_Pack_external("external32", &wbad[k], 1, MPI_WCHAR, buf, sizeof buf, &pos),
+                      MPI_ERR_CONVERSION);
+            CHECK_EQ(pos, 0);
+        }
+        wchar_t w[3] = { 0x41, 0xffff, 0x10000 };
+        memset(buf, 0xee, sizeof buf);
+        pos = 0;
+        CHECK_ERR(MPI_Pack_external("external32", w, 3, MPI_WCHAR, buf, sizeof buf, &pos), MPI_ERR_CONVERSION);
+        for (int i = 4; i < 16; i++)
+            CHECK(buf[i] == 0xee, "byte %d written after the wchar_t that failed", i);
+    }
+    /* unpacking widens: sign extension for long, zero extension for unsigned long and wchar_t */
+    {
+        const unsigned char ext[4] = { 0xff, 0xfe, 0x00, 0x41 };
+        wchar_t w[2];
+        pos = 0;
+        CHECK_MPI(MPI_Unpack_external("external32", ext, 4, &pos, w, 2, MPI_WCHAR));
+        CHECK(w[0] == (wchar_t) 0xfffe && w[1] == L'A', "wchar_t not zero-extended");
+        CHECK_EQ(pos, 4);
     }
     /* unpacking widens: sign extension for long, zero extension for unsigned long */
     {

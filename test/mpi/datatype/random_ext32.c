@@ -5,12 +5,13 @@
  * bytes and long double as IEEE quad), converted here by code of its own, not the engine's:
  *   - MPI_Pack_external_size(_c) equals the model's size;
  *   - MPI_Pack_external(_c) at a nonzero position writes the model's bytes and nothing outside
- *     them, and leaves its input alone; a long whose value does not fit 4 bytes is
- *     MPI_ERR_CONVERSION;
+ *     them, and leaves its input alone; a long whose value does not fit 4 bytes (a wchar_t
+ *     beyond 0xFFFF) is MPI_ERR_CONVERSION;
  *   - MPI_Unpack_external(_c) of the model's stream of other values stores exactly those values
  *     (long double padding zeroed) and leaves gaps and guard bytes alone.
  * Typed values are random bytes, made representable where the format asks for it: a long fits
- * 32 bits (but in one type in 16 one long keeps all its bits, to check the error), a long double
+ * 32 bits and a wchar_t 16 unsigned ones (but in one type in 16 one of them does not, to check the
+ * error), a long double
  * is a normal number or zero (its special encodings are ext32_ldouble's business).
  * Then long strided runs of one basic type, which the engine converts a chunk at a time.
  * 2000 random types by default (typecheck.h: REFTYPE_ITERS, REFTYPE_SEED, REFTYPE_VERBOSE).
@@ -45,7 +46,7 @@ static int form_of(MPI_Datatype t, form *f)
         { MPI_BYTE, { F_UINT, 1, 1, 1 } }, { MPI_UNSIGNED_CHAR, { F_UINT, 1, 1, 1 } },
         { MPI_INT8_T, { F_INT, 1, 1, 1 } }, { MPI_UINT16_T, { F_UINT, 1, 2, 2 } },
         { MPI_INT64_T, { F_INT, 1, 8, 8 } }, { MPI_C_BOOL, { F_UINT, 1, 1, 1 } },
-        { MPI_WCHAR, { F_INT, 1, sizeof(wchar_t), 4 } }, { MPI_UNSIGNED_LONG_LONG, { F_UINT, 1, 8, 8 } },
+        { MPI_WCHAR, { F_UINT, 1, sizeof(wchar_t), 2 } }, { MPI_UNSIGNED_LONG_LONG, { F_UINT, 1, 8, 8 } },
         { MPI_FLOAT, { F_REAL, 1, 4, 4 } }, { MPI_DOUBLE, { F_REAL, 1, 8, 8 } },
         { MPI_C_FLOAT_COMPLEX, { F_REAL, 2, 4, 4 } }, { MPI_C_DOUBLE_COMPLEX, { F_REAL, 2, 8, 8 } },
         { MPI_LONG_DOUBLE, { F_LDBL, 1, sizeof(long double), 16 } },
@@ -200,8 +201,8 @@ static void model_unpack(const ref_map *m, const ext_model *x, const unsigned ch
     }
 }
 
-/* Makes the values of buf representable: longs fit 32 bits (all but one if keep_wide), long
- * doubles are normal numbers or zero. Returns 0 if they all are afterwards (overlapping entries
+/* Makes the values of buf representable: longs fit 32 bits, wchar_ts 16 (all but one if
+ * keep_wide), long doubles are normal numbers or zero. Returns 0 if they all are afterwards (overlapping entries
  * may undo each other's work). */
 static int make_representable(const ref_map *m, const ext_model *x, char *buf, rt_rng *r, int keep_wide)
 {
@@ -227,10 +228,12 @@ static int make_representable(const ref_map *m, const ext_model *x, char *buf, r
                 store_le(p + 8, 2, (uint64_t) (rt_chance(r, 50) << 15 | (zero ? 0 : rt_range(r, 1, 0x7ffe))));
             }
         } else if (f->ext < f->native && (long) k != wide) {
-            int64_t v = (int32_t) rt_next(r);
-            store_le(p, f->native, (uint64_t) v);
+            uint64_t v = rt_next(r) & ~(uint64_t) 0 >> (64 - 8 * f->ext);   /* fits ext bytes */
+            if (f->kind == F_INT && v >> (8 * f->ext - 1))
+                v |= ~(uint64_t) 0 << 8 * f->ext;                          /* sign-extended */
+            store_le(p, f->native, v);
         } else if ((long) k == wide) {
-            store_le(p, f->native, rt_next(r) | (uint64_t) 1 << 40);   /* never fits 32 bits */
+            store_le(p, f->native, rt_next(r) | (uint64_t) 1 << (8 * f->ext + 8));   /* never fits */
         }
     }
     for (size_t k = 0; k < m->n; k++)
@@ -317,7 +320,7 @@ static void check_pack(MPI_Datatype t, int count, const ref_map *m, const ext_mo
     if (!fits) {
         conversion_checks++;
         if (error_class(rc) != MPI_ERR_CONVERSION)
-            TFAIL("%s of a long that does not fit 4 bytes: error class %d, expected MPI_ERR_CONVERSION",
+            TFAIL("%s of a value that does not fit its external32 bytes: error class %d, expected MPI_ERR_CONVERSION",
                   what, error_class(rc));
     } else if (tc_mpi_ok(rc, what)) {
         if (pos != outsize)
