@@ -114,10 +114,12 @@ static void *churn_work(void *arg)
     return NULL;
 }
 
+/* Types whose random values external32 cannot hold (a long beyond 32 bits, a wchar_t beyond 16)
+ * or not exactly (long double) */
 static int has_form_trouble(const ref_map *m)
 {
     for (size_t k = 0; k < m->n; k++)
-        if (m->e[k].type == MPI_LONG || m->e[k].type == MPI_LONG_DOUBLE)
+        if (m->e[k].type == MPI_LONG || m->e[k].type == MPI_WCHAR || m->e[k].type == MPI_LONG_DOUBLE)
             return 1;
     return 0;
 }
