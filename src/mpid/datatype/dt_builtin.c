@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "mpiimpl.h"
+#include "mpid_external32.h"
 
 MPID_Datatype MPID_Builtin_types[MPID_BUILTIN_TYPE_MAX];
 
@@ -90,6 +91,7 @@ static void init_record(const Builtin *b)
     dt->depth = 1;
     dt->is_permanent = 1;
     dt->is_committed = 1;
+    dt->ext32_size = MPID_External32_basic_size(b->handle);
     if (b->handle == MPI_LB || b->handle == MPI_UB) {
         /* markers: no data, no extent, only a sticky bound */
         dt->has_sticky_lb = b->handle == MPI_LB;

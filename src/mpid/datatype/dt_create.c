@@ -76,6 +76,17 @@ uint64_t MPID_Sig_repeat(uint64_t sig, MPI_Count len, MPI_Count n)
 
 #define OVERFLOW_ERR() MPIR_Err(MPI_ERR_ARG, "datatype size or displacement overflows 64 bits")
 
+/* External32 sizes may exceed size (a long double of 8 bytes takes 16 there), but by at most 16
+ * times (no basic type grows more), so, summed in 128 bits, they cannot overflow where size did
+ * not; a record keeps its own saturated at INT64_MAX (too big for MPI_Pack_external_size). No
+ * check per entry: with one, a struct of 100k entries took 18 instructions per entry more to
+ * create and commit (callgrind), this way 10 (372 to 382). */
+typedef unsigned __int128 Ext32;
+static inline MPI_Count ext32_saturated(Ext32 v)
+{
+    return v >= INT64_MAX ? INT64_MAX : (MPI_Count) v;
+}
+
 /* The type map of the type being built, accumulated block by block. */
 typedef struct {
     bool any, has_data, sticky_lb, sticky_ub;
@@ -83,6 +94,7 @@ typedef struct {
     MPI_Aint marker_lb, marker_ub;
     MPI_Aint true_lb, true_ub;  /* over data only */
     MPI_Count size, n_elements;
+    Ext32 ext32;                /* external32 bytes */
     uint64_t sig;               /* signature hash of the entries so far */
     MPI_Datatype basic_type;    /* 0 until an element is seen; MPI_DATATYPE_NULL once mixed */
     int align, depth;
@@ -105,6 +117,7 @@ static void span_init(Span *s)
 typedef struct {
     MPI_Aint lo, hi;
     MPI_Count size, elems;
+    Ext32 ext32;
     uint64_t sig;
     bool run;
     MPI_Aint start, end;
@@ -124,6 +137,7 @@ static inline __attribute__((always_inline)) int copies_of(Copies *c, const MPID
     if (MPIR_Add_overflows(c->lo, t->lb, &lb) || MPIR_Add_overflows(c->hi, t->ub, &ub))
         return OVERFLOW_ERR();
     c->sig = MPID_Sig_repeat(t->sig_hash, t->n_elements, n);
+    c->ext32 = (Ext32) (uint64_t) n * (uint64_t) t->ext32_size;
     /* contiguity: a contiguous child repeated at its own size */
     c->run = t->is_contig && (n == 1 || step == t->size);
     c->start = c->end = 0;
@@ -141,6 +155,7 @@ static inline __attribute__((always_inline)) int span_add_copies(Span *s, const 
         || MPIR_Add_overflows(s->n_elements, c->elems, &s->n_elements))
         return OVERFLOW_ERR();
     s->sig = MPID_Sig_concat(s->sig, c->sig, c->elems);
+    s->ext32 += c->ext32;
 
     s->lb = s->any ? min_a(s->lb, lb) : lb;
     s->ub = s->any ? max_a(s->ub, ub) : ub;
@@ -215,6 +230,7 @@ static int span_finish(Span *s, bool pad_to_alignment, MPID_Datatype **newp)
     dt->size = s->size;
     dt->n_elements = s->n_elements;
     dt->sig_hash = s->sig;
+    dt->ext32_size = ext32_saturated(s->ext32);
     dt->basic_type = s->basic_type ? s->basic_type : MPI_DATATYPE_NULL;
     dt->align = s->align;
     dt->depth = s->depth + 1;
@@ -245,6 +261,7 @@ int MPID_Type_vector(MPI_Count count, MPI_Count blocklen, MPI_Aint stride_bytes,
         b.size = block.size;
         b.n_elements = block.n_elements;
         b.sig_hash = block.sig;
+        b.ext32_size = ext32_saturated(block.ext32);
         b.is_contig = block.in_order;
         if ((err = span_add(&s, &b, count, 0, stride_bytes)))
             return err;
@@ -309,6 +326,7 @@ static int span_add_blocks_of(Span *s, const MPID_Blocks *b)
         return OVERFLOW_ERR();
     all.size = t->size ? (int64_t) copies * t->size : 0;
     all.elems = elems ? (int64_t) copies * elems : 0;
+    all.ext32 = (Ext32) (uint64_t) (t->size ? copies : 0) * (uint64_t) t->ext32_size;
     return span_add_copies(s, t, &all);
 }
 
@@ -346,6 +364,7 @@ static int new_with_layout(const MPID_Datatype *src, MPID_Datatype **newp)
     dt->true_ub = src->true_ub;
     dt->n_elements = src->n_elements;
     dt->sig_hash = src->sig_hash;
+    dt->ext32_size = src->ext32_size;
     dt->basic_type = src->basic_type;
     dt->align = src->align;
     dt->depth = src->depth + 1;

@@ -10,9 +10,9 @@
  * Byte swaps go eight bytes at a time; long double (x87) <-> IEEE quad is integer arithmetic on the
  * two 64-bit halves of the quad, exact one way and rounded to nearest-even the other.
  *
- * The size needs no walk: it follows from the type tree (one multiplication for types of a single
- * basic type, a pass over the stored constructor arguments otherwise), so it also works for types
- * that are not committed, as MPI_Pack_external_size allows.
+ * The size needs no walk: every type record carries its own (ext32_size, composed by the
+ * constructors from the children's as size is), so it also works for types that are not
+ * committed, as MPI_Pack_external_size allows, and costs the same at any nesting depth.
  */
 #include <float.h>
 #include "mpiimpl.h"
@@ -476,95 +476,20 @@ static int size_overflow(void)
     return MPIR_Err(MPI_ERR_COUNT, "the external32 size does not fit an MPI_Count");
 }
 
-/* External32 bytes of one instance of dt, from the type tree. */
-static int instance_size(const MPID_Datatype *dt, MPI_Count *out)
+MPI_Count MPID_External32_basic_size(MPI_Datatype type)
 {
-    MPI_Datatype h = MPID_Datatype_handle(dt);
-    MPI_Count n = 0, child = 0;
-    int err;
-    if (dt->size == 0) {
-        *out = 0;
-        return MPI_SUCCESS;
-    }
-    if (MPID_Datatype_is_builtin(h)) {
-        const Rep *r = rep_of(h);
-        if (!r)
-            return MPIR_Err(MPI_ERR_INTERN, "external32: unknown predefined datatype 0x%x", (unsigned) h);
-        *out = (MPI_Count) r->parts * r->ext;
-        return MPI_SUCCESS;
-    }
-    const Rep *basic = rep_of(dt->basic_type);
-    if (basic && basic->kind != K_PAIR) {   /* all elements of one type: no walk */
-        if (MPIR_Mul_overflows(dt->n_elements, (MPI_Count) basic->parts * basic->ext, out))
-            return size_overflow();
-        return MPI_SUCCESS;
-    }
-    if (dt->impl_type)   /* dup, subarray, darray, f90: the internal equivalent */
-        return instance_size(dt->impl_type, out);
-
-    const int64_t *v;
-    const MPI_Datatype *types;
-    int nvals, ntypes;
-    int combiner = MPID_Contents_get(dt, &v, &nvals, &types, &ntypes);
-    if (combiner == MPI_COMBINER_STRUCT || combiner == MPI_COMBINER_STRUCT_INTEGER) {
-        /* children often repeat: remember the last one */
-        MPI_Datatype last = MPI_DATATYPE_NULL;
-        MPI_Count total = 0, term;
-        for (int64_t k = 0; k < v[0]; k++) {
-            if (types[k] != last) {
-                if ((err = instance_size(MPID_Datatype_get(types[k]), &child)))
-                    return err;
-                last = types[k];
-            }
-            if (MPIR_Mul_overflows(v[1 + k], child, &term) || MPIR_Add_overflows(total, term, &total))
-                return size_overflow();
-        }
-        *out = total;
-        return MPI_SUCCESS;
-    }
-    switch (combiner) {
-    case MPI_COMBINER_DUP:
-    case MPI_COMBINER_RESIZED:
-        n = 1;
-        break;
-    case MPI_COMBINER_CONTIGUOUS:
-        n = v[0];
-        break;
-    case MPI_COMBINER_VECTOR:
-    case MPI_COMBINER_HVECTOR:
-    case MPI_COMBINER_HVECTOR_INTEGER:
-    case MPI_COMBINER_INDEXED_BLOCK:
-    case MPI_COMBINER_HINDEXED_BLOCK:
-        if (MPIR_Mul_overflows(v[0], v[1], &n))
-            return size_overflow();
-        break;
-    case MPI_COMBINER_INDEXED:
-    case MPI_COMBINER_HINDEXED:
-    case MPI_COMBINER_HINDEXED_INTEGER:
-        for (int64_t k = 0; k < v[0]; k++)
-            if (MPIR_Add_overflows(n, v[1 + k], &n))
-                return size_overflow();
-        break;
-    default:
-        return MPIR_Err(MPI_ERR_INTERN, "external32: no size rule for combiner %d", combiner);
-    }
-    if ((err = instance_size(MPID_Datatype_get(types[0]), &child)))
-        return err;
-    if (MPIR_Mul_overflows(n, child, out))
-        return size_overflow();
-    return MPI_SUCCESS;
+    const Rep *r = rep_of(type);
+    return r ? (MPI_Count) r->parts * r->ext : INT64_MAX;
 }
 
+/* One instance's size is composed at construction (dt_create.c), as size is: no walk, however
+ * deep the type or however often it lists a child. */
 int MPID_External32_size(MPI_Datatype type, MPI_Count count, MPI_Count *size)
 {
     MPID_Datatype *dt = MPID_Datatype_get(type);
-    MPI_Count one;
     if (!dt)
         return MPIR_Err_datatype("datatype", type, -1);
-    int err = instance_size(dt, &one);
-    if (err)
-        return err;
-    if (MPIR_Mul_overflows(count, one, size))
+    if (dt->ext32_size == INT64_MAX || MPIR_Mul_overflows(count, dt->ext32_size, size))
         return size_overflow();
     return MPI_SUCCESS;
 }

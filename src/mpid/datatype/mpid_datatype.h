@@ -26,6 +26,8 @@
  *   sig_hash              hash of the type signature (the sequence of basic types), composed
  *                         from the children's hashes: equal signatures give equal hashes however
  *                         the types were built (see MPID_Sig_* below).
+ *   ext32_size            bytes of one instance in external32 (MPI_Pack_external_size), composed
+ *                         from the children's like size; INT64_MAX if it does not fit below.
  *   depth                 nesting depth of the type tree (1 for predefined types).
  *   is_permanent          predefined, or returned by MPI_Type_create_f90_*: cannot be freed.
  *   is_committed          set by MPI_Type_commit.
@@ -61,6 +63,7 @@ typedef struct MPID_Datatype {
     MPI_Aint lb, ub, extent;
     MPI_Aint true_lb, true_ub;
     MPI_Count n_elements;
+    MPI_Count ext32_size;
     MPI_Datatype basic_type;
     int align;
     int depth;

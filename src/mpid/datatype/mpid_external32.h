@@ -23,6 +23,9 @@
 
 #include "mpi.h"
 
+/* External32 bytes of one element of a predefined type, INT64_MAX if it has no representation. */
+MPI_Count MPID_External32_basic_size(MPI_Datatype type);
+
 /* Bytes that count instances of type take in external32. The type need not be committed. */
 int MPID_External32_size(MPI_Datatype type, MPI_Count count, MPI_Count *size);
 

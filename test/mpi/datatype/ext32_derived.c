@@ -2,8 +2,8 @@
  * external32 of derived datatypes: the elements of the type map in order, each in its external32
  * form, with no padding (a struct of char, long double, long, short, double, int[2] and two pair
  * types takes 1+16+4+2+8+8+8+20 = 67 bytes); round trips restore exactly the typed bytes and leave
- * the gaps alone; MPI_Pack_external_size is right for every constructor, committed or not, and
- * for large counts (_c).
+ * the gaps alone; MPI_Pack_external_size is right for every constructor, committed or not, for
+ * large counts (_c) and at any depth.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -303,6 +303,57 @@ static void test_sizes(void)
     CHECK_EQ(ext_size(t, 2), 16);
 }
 
+/* Sizes that need no walk: a struct nested 100000 deep, each level {previous at 1, char at 0} (its
+ * stream: the int at the bottom, then the chars from the innermost out), and one that lists its
+ * child twice, 50 levels of {T, char, T} (5 * 2^50 - 1 bytes: a walk of each entry would take 2^50
+ * visits). */
+static void test_deep_sizes(void)
+{
+    enum { DEPTH = 100000 };
+    MPI_Datatype t = MPI_INT, next;
+    for (int d = 0; d < DEPTH; d++) {
+        int lens[] = { 1, 1 };
+        MPI_Aint disps[] = { 1, 0 };
+        CHECK_MPI(MPI_Type_create_struct(2, lens, disps, (MPI_Datatype[]) { t, MPI_CHAR }, &next));
+        if (t != MPI_INT)
+            MPI_Type_free(&t);
+        t = next;
+    }
+    CHECK_EQ(ext_size(t, 1), DEPTH + 4);
+    CHECK_MPI(MPI_Type_commit(&t));
+    unsigned char *in = calloc(DEPTH + 16, 1), *out = malloc(DEPTH + 4);
+    CHECK(in && out, "out of memory");
+    for (int k = 0; k < DEPTH; k++)
+        in[k] = (unsigned char) (k * 7 + 1);
+    int32_t bottom = 0x01020304;
+    memcpy(in + DEPTH, &bottom, 4);
+    MPI_Aint pos = 0;
+    CHECK_MPI(MPI_Pack_external("external32", in, 1, t, out, DEPTH + 4, &pos));
+    CHECK_EQ(pos, DEPTH + 4);
+    CHECK(out[0] == 1 && out[1] == 2 && out[2] == 3 && out[3] == 4, "the deep struct's int is not first");
+    int wrong = 0;
+    for (int k = 0; k < DEPTH; k++)
+        wrong += out[4 + k] != (unsigned char) ((DEPTH - 1 - k) * 7 + 1);
+    CHECK_EQ(wrong, 0);
+    free(in);
+    free(out);
+    MPI_Type_free(&t);
+
+    t = MPI_INT;
+    for (int d = 0; d < 50; d++) {
+        MPI_Aint lb, extent;
+        MPI_Type_get_extent(t, &lb, &extent);
+        int lens[] = { 1, 1, 1 };
+        MPI_Aint disps[] = { 0, extent, extent + 1 };
+        CHECK_MPI(MPI_Type_create_struct(3, lens, disps, (MPI_Datatype[]) { t, MPI_CHAR, t }, &next));
+        if (t != MPI_INT)
+            MPI_Type_free(&t);
+        t = next;
+    }
+    CHECK_EQ(ext_size(t, 1), 5 * ((MPI_Count) 1 << 50) - 1);
+    MPI_Type_free(&t);
+}
+
 /* Packing after what is already in the buffer, with the _c functions. */
 static void test_position_c(void)
 {
@@ -328,6 +379,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     test_vector();
     test_negative_stride();
+    test_deep_sizes();
     test_struct();
     test_pairs_in_vector();
     test_subarray_bottom();
