@@ -76,9 +76,15 @@ int MPID_Datatype_user_free(MPID_Datatype *dt)
     if (MPID_Datatype_is_builtin(MPID_Datatype_handle(dt)) || dt->is_permanent)
         return MPIR_Err(MPI_ERR_TYPE, "cannot free a predefined datatype");
     /* The last user handle takes the attributes with it. Delete callbacks see a valid handle; if
-     * one fails, the type stays allocated and the error is returned (MPI 4.1, attribute caching). */
+     * one fails, the type stays allocated and the error is returned (MPI 4.1, attribute caching).
+     * A callback that frees the handle again would destroy the record under this call. */
     if (atomic_load_explicit(&dt->user_refs, memory_order_acquire) == 1) {
+        if (dt->is_being_freed)
+            return MPIR_Err(MPI_ERR_TYPE, "the datatype is already being freed (MPI_Type_free called "
+                            "from one of its attribute delete callbacks)");
+        dt->is_being_freed = 1;
         int err = MPIR_Attr_delete_all(&dt->attributes, MPID_Datatype_handle(dt));
+        dt->is_being_freed = 0;
         if (err)
             return err;
     }

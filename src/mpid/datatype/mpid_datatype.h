@@ -31,6 +31,7 @@
  *   depth                 nesting depth of the type tree (1 for predefined types).
  *   is_permanent          predefined, or returned by MPI_Type_create_f90_*: cannot be freed.
  *   is_committed          set by MPI_Type_commit.
+ *   is_being_freed        its last user handle's attributes are being deleted (MPID_Datatype_user_free).
  *   contents              the constructor and its arguments exactly as the user gave them
  *                         (see dt_contents.c); children are referenced, not copied.
  *   impl_type             for types whose layout is defined by composition (subarray, darray,
@@ -73,6 +74,7 @@ typedef struct MPID_Datatype {
     unsigned has_sticky_ub : 1;
     unsigned is_permanent : 1;
     unsigned is_committed : 1;
+    unsigned is_being_freed : 1;
     MPID_Contents *contents;
     struct MPID_Datatype *impl_type;
     _Atomic(struct MPID_Loop *) dataloop;

@@ -6,7 +6,10 @@
  *    MPI_DATATYPE_NULL (the standard leaves it unspecified; MPICH's attr/attrerrtype test wants this);
  *  - delete callback failing: MPI_Type_delete_attr fails and the attribute stays;
  *    MPI_Type_set_attr over it fails and the old value stays; MPI_Type_free fails and the type
- *    stays valid, and can be freed once the callback agrees.
+ *    stays valid, and can be freed once the callback agrees;
+ *  - a delete callback that frees its own type again (an erroneous program): that inner
+ *    MPI_Type_free fails with MPI_ERR_TYPE, the outer one frees the type, and nothing is touched
+ *    after it is gone (AddressSanitizer's run).
  */
 #include "mtest.h"
 
@@ -32,6 +35,14 @@ static int nested_error_delete(MPI_Datatype type, int keyval, void *value, void 
     deletes++;
     int size;
     return MPI_Type_size(MPI_DATATYPE_NULL, &size);
+}
+
+static int self_free_rc = -1;
+static int self_freeing_delete(MPI_Datatype type, int keyval, void *value, void *extra)
+{
+    deletes++;
+    self_free_rc = MPI_Type_free(&type);
+    return MPI_SUCCESS;
 }
 
 /* Checks that type holds value want under key. */
@@ -112,6 +123,22 @@ int main(int argc, char **argv)
     CHECK_EQ(vec, MPI_DATATYPE_NULL);
     CHECK_EQ(deletes, before + 1);
     CHECK_ERR(MPI_Type_size(keep, &size), MPI_ERR_TYPE);
+
+    /* a delete callback that frees its own type */
+    int ks;
+    CHECK_MPI(MPI_Type_create_keyval(NULL, self_freeing_delete, &ks, NULL));
+    CHECK_MPI(MPI_Type_contiguous(2, MPI_INT, &vec));
+    keep = vec;
+    CHECK_MPI(MPI_Type_set_attr(vec, ks, &a));
+    before = deletes;
+    CHECK_MPI(MPI_Type_free(&vec));
+    CHECK_EQ(deletes, before + 1);
+    int cls = -1;
+    MPI_Error_class(self_free_rc, &cls);
+    CHECK_EQ(cls, MPI_ERR_TYPE);
+    CHECK_EQ(vec, MPI_DATATYPE_NULL);
+    CHECK_ERR(MPI_Type_size(keep, &size), MPI_ERR_TYPE);
+    CHECK_MPI(MPI_Type_free_keyval(&ks));
 
     CHECK_MPI(MPI_Type_free_keyval(&kc));
     CHECK_MPI(MPI_Type_free_keyval(&kd));
