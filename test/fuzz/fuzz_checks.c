@@ -45,7 +45,7 @@ typedef struct {
     unsigned char *bound;       /* bound[p]: stream offset p is a basic-element boundary */
     MPI_Count ext32;            /* external32 bytes, from the runs */
     bool lossless;              /* every element survives external32 both ways bit for bit */
-    bool has_long;              /* MPI_LONG-like elements: packing may fail with MPI_ERR_CONVERSION */
+    bool has_narrowed;          /* longs or wchar_ts: packing may fail with MPI_ERR_CONVERSION */
     unsigned char *ref;         /* the one-shot pack */
     unsigned char *expect;      /* the typed bytes after unpacking ref into PATTERN bytes */
     unsigned char *back;        /* a typed buffer to unpack into */
@@ -211,9 +211,10 @@ static int collect_run(void *state, char *addr, MPI_Datatype el_type, MPI_Count 
     st->runs[st->nruns].len = n * el;
     st->runs[st->nruns].el_type = el_type;
     st->nruns++;
-    bool is_long = el_type == MPI_LONG || el_type == MPI_UNSIGNED_LONG;   /* 4 bytes in external32 */
-    st->ext32 += n * (is_long ? 4 : el);
-    st->has_long |= is_long;
+    /* narrower in external32: long in 4 bytes, wchar_t in 2 */
+    MPI_Count ext = el_type == MPI_LONG || el_type == MPI_UNSIGNED_LONG ? 4 : el_type == MPI_WCHAR ? 2 : el;
+    st->ext32 += n * ext;
+    st->has_narrowed |= ext < el;
     st->lossless &= is_lossless(el_type);
     return MPI_SUCCESS;
 }
@@ -575,8 +576,8 @@ static void check_external32(Stream *st)
             CHECK(memcmp(st->back, st->expect, (size_t) st->span + 1) == 0,
                   "external32 round trip changed the data");
     } else {
-        /* a native long whose value does not fit the 4 bytes of external32 */
-        CHECK(st->has_long && fuzz_err_class(rc) == MPI_ERR_CONVERSION, "MPI_Pack_external failed with class %d",
+        /* a long or wchar_t whose value does not fit its external32 bytes */
+        CHECK(st->has_narrowed && fuzz_err_class(rc) == MPI_ERR_CONVERSION, "MPI_Pack_external failed with class %d",
               fuzz_err_class(rc));
     }
     position = 0;
