@@ -577,8 +577,8 @@ static void check_external32(Stream *st)
                   "external32 round trip changed the data");
     } else {
         /* a long or wchar_t whose value does not fit its external32 bytes */
-        CHECK(st->has_narrowed && fuzz_err_class(rc) == MPI_ERR_CONVERSION, "MPI_Pack_external failed with class %d",
-              fuzz_err_class(rc));
+        CHECK(st->has_narrowed && fuzz_err_class(rc) == MPI_ERR_CONVERSION,
+              "MPI_Pack_external failed with class %d", fuzz_err_class(rc));
     }
     position = 0;
     rc = MPI_Pack_external("external64", st->buf, count, st->type, ext, esize, &position);

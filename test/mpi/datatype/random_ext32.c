@@ -11,8 +11,8 @@
  *     (long double padding zeroed) and leaves gaps and guard bytes alone.
  * Typed values are random bytes, made representable where the format asks for it: a long fits
  * 32 bits and a wchar_t 16 unsigned ones (but in one type in 16 one of them does not, to check the
- * error), a long double
- * is a normal number or zero (its special encodings are ext32_ldouble's business).
+ * error), a long double is a normal number or zero (its special encodings are ext32_ldouble's
+ * business).
  * Then long strided runs of one basic type, which the engine converts a chunk at a time.
  * 2000 random types by default (typecheck.h: REFTYPE_ITERS, REFTYPE_SEED, REFTYPE_VERBOSE).
  */
@@ -202,8 +202,8 @@ static void model_unpack(const ref_map *m, const ext_model *x, const unsigned ch
 }
 
 /* Makes the values of buf representable: longs fit 32 bits, wchar_ts 16 (all but one if
- * keep_wide), long doubles are normal numbers or zero. Returns 0 if they all are afterwards (overlapping entries
- * may undo each other's work). */
+ * keep_wide), long doubles are normal numbers or zero. Returns 0 if they all are afterwards
+ * (overlapping entries may undo each other's work). */
 static int make_representable(const ref_map *m, const ext_model *x, char *buf, rt_rng *r, int keep_wide)
 {
     long wide = -1;
@@ -320,8 +320,8 @@ static void check_pack(MPI_Datatype t, int count, const ref_map *m, const ext_mo
     if (!fits) {
         conversion_checks++;
         if (error_class(rc) != MPI_ERR_CONVERSION)
-            TFAIL("%s of a value that does not fit its external32 bytes: error class %d, expected MPI_ERR_CONVERSION",
-                  what, error_class(rc));
+            TFAIL("%s of a value that does not fit its external32 bytes: error class %d, "
+                  "expected MPI_ERR_CONVERSION", what, error_class(rc));
     } else if (tc_mpi_ok(rc, what)) {
         if (pos != outsize)
             TFAIL("%s: position %ld, expected %ld", what, (long) pos, (long) outsize);
