@@ -1399,6 +1399,47 @@ LATE void MPID_Stream_end(void)
     _mm_sfence();
 }
 
+/* The trial of streaming stores (copy_kernels.h). Its first calls of every epoch take turns, in
+ * the Thue-Morse order of the throttle's trial (streamed, plain, plain, streamed), and the way
+ * with the lower of its two times per KiB is kept for the rest of the epoch: a first call may
+ * include the page faults of a fresh buffer, and the lower time leaves them out. These copies are
+ * long (32 MiB at least, milliseconds), so one time each way is a fair measure and the trial
+ * costs at most two slower copies in an epoch. */
+#define STREAM_EPOCH 256
+bool MPID_Stream_turn_begin(MPID_Stream_trial *t, MPID_Stream_turn *turn)
+{
+    /* no atomic add: threads that race on the count only lose calls from it, or share a turn */
+    unsigned call = atomic_load_explicit(&t->calls, memory_order_relaxed);
+    atomic_store_explicit(&t->calls, call + 1, memory_order_relaxed);
+    turn->call = call % STREAM_EPOCH;
+    turn->timed = turn->call < MPID_STREAM_TRIALS;
+    turn->start = turn->timed ? __rdtsc() : 0;
+    return turn->timed ? !__builtin_parity(turn->call) : MPID_Stream_pays(t);
+}
+
+void MPID_Stream_turn_end(MPID_Stream_trial *t, const MPID_Stream_turn *turn, MPI_Count bytes)
+{
+    if (!turn->timed || bytes < 1024)
+        return;
+    uint64_t per_kib = (__rdtsc() - turn->start) / ((uint64_t) bytes / 1024);
+    atomic_store_explicit(&t->ticks[turn->call], per_kib < UINT32_MAX ? (uint32_t) per_kib : UINT32_MAX,
+                          memory_order_relaxed);
+    if (turn->call != MPID_STREAM_TRIALS - 1)
+        return;
+    uint32_t best[2] = { UINT32_MAX, UINT32_MAX };   /* [0] streamed, [1] plain */
+    for (unsigned c = 0; c < MPID_STREAM_TRIALS; c++) {
+        uint32_t x = atomic_load_explicit(&t->ticks[c], memory_order_relaxed);
+        int way = __builtin_parity(c);
+        best[way] = x < best[way] ? x : best[way];
+    }
+    atomic_store_explicit(&t->plain, best[1] < best[0], memory_order_relaxed);
+}
+
+bool MPID_Stream_pays(const MPID_Stream_trial *t)
+{
+    return !atomic_load_explicit(&t->plain, memory_order_relaxed);
+}
+
 bool MPID_Have_window_unit(void)
 {
     static _Atomic int have = -1;   /* threads may race to fill it: they store the same value */

@@ -106,6 +106,21 @@ bool MPID_Stream_blkidx(char *stream, char *base, const MPI_Aint *offs, const in
 MPI_Count MPID_Stream_indexed(bool pack, char **stream, char *base, const MPI_Aint *off, const MPI_Count *pre,
                               const int32_t *off32, const uint32_t *pre32, MPI_Count b, MPI_Count n, MPI_Count to);
 void MPID_Stream_end(void);
+/* Whether streaming stores pay depends on the processor as much as on the layout (40-byte blocks
+ * 80 apart packed from memory: +33% on Zen 4, -10 to -20% on Zen 3 and Zen 5; 1 KiB blocks
+ * unpacked: 2x faster on all three), so a type's copies of MPID_Stream_min bytes or more put them on
+ * trial (one MPID_Stream_trial per type and direction): MPID_Stream_turn_begin says whether this
+ * copy streams, MPID_Stream_turn_end times it (bytes: its size). */
+struct MPID_Stream_trial;
+typedef struct {
+    unsigned call;   /* of the epoch */
+    bool timed;
+    uint64_t start;
+} MPID_Stream_turn;
+bool MPID_Stream_turn_begin(struct MPID_Stream_trial *t, MPID_Stream_turn *turn);
+void MPID_Stream_turn_end(struct MPID_Stream_trial *t, const MPID_Stream_turn *turn, MPI_Count bytes);
+/* The trial's verdict, for copies that are not timed whole (the device's chunks). */
+bool MPID_Stream_pays(const struct MPID_Stream_trial *t);
 /* One run of n bytes (a contiguous type) with streaming stores, visible when it returns; false
  * without AVX2. */
 bool MPID_Stream_run(char *d, const char *s, size_t n);

@@ -38,6 +38,9 @@
  *                         f90): an internal equivalent type built from the basic constructors,
  *                         which the engine processes instead. NULL otherwise.
  *   dataloop              built at commit by the engine (engine issue).
+ *   stream_trials         per direction ([1] packing): whether this type's copies beyond the
+ *                         last-level cache run faster with streaming stores or without, as the
+ *                         copies themselves measured it (copy_kernels.h, MPID_Stream_turn_begin).
  *   attributes, name      cached attributes; the name (empty for derived types until set).
  *
  * Alternatives considered
@@ -55,6 +58,15 @@
 
 struct MPIR_Attribute;
 struct MPID_Loop;
+
+/* Streaming stores on trial for one type and direction: the first calls of every epoch take turns
+ * with and without them (copy_kernels.c). Zero is a fresh trial. */
+#define MPID_STREAM_TRIALS 4
+typedef struct MPID_Stream_trial {
+    _Atomic unsigned calls;
+    _Atomic uint32_t ticks[MPID_STREAM_TRIALS];   /* per KiB, by call of the epoch */
+    _Atomic bool plain;                           /* the epoch's verdict: ordinary stores */
+} MPID_Stream_trial;
 typedef struct MPID_Contents MPID_Contents;
 
 typedef struct MPID_Datatype {
@@ -78,6 +90,7 @@ typedef struct MPID_Datatype {
     MPID_Contents *contents;
     struct MPID_Datatype *impl_type;
     _Atomic(struct MPID_Loop *) dataloop;
+    MPID_Stream_trial stream_trials[2];
     struct MPIR_Attribute *attributes;
     char name[MPI_MAX_OBJECT_NAME];
 } MPID_Datatype;

@@ -676,13 +676,16 @@ int MPID_Stream_copy(const void *buf, MPI_Count count, MPID_Datatype *dt, void *
         return err;
     Ctx c;
     copy_ctx(&c, pack ? OP_PACK : OP_UNPACK, stream);
-    c.streaming = (size_t) size >= MPID_Stream_min;
+    MPID_Stream_turn turn = { .timed = false };
+    MPID_Stream_trial *trial = &dt->stream_trials[pack];
+    c.streaming = (size_t) size >= MPID_Stream_min && MPID_Stream_turn_begin(trial, &turn);
     MPID_Loop top;
     if (count > 1)
         set_top(&top, loop, dt, count, size);
     err = walk_deep(count > 1 ? &top : loop, (char *) buf, 0, size, &c);
     if (c.streaming)
         MPID_Stream_end();
+    MPID_Stream_turn_end(trial, &turn, size);
     return err;
 }
 
@@ -693,13 +696,14 @@ int MPID_Segment_pack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, void 
     return process(seg, first, last, &c);
 }
 
-/* A typed buffer beyond the last-level cache is written with streaming stores (a large receive).
+/* A typed buffer beyond the last-level cache is written with streaming stores (a large receive),
+ * unless the type's trial found them slower (MPID_Stream_copy, a whole unpack, times them).
  * Packing leaves the stream in the cache for whoever reads it next (the device's cells). */
 int MPID_Segment_unpack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, const void *src)
 {
     Ctx c;
     copy_ctx(&c, OP_UNPACK, (char *) src);
-    c.streaming = (size_t) seg->size >= MPID_Stream_min;
+    c.streaming = (size_t) seg->size >= MPID_Stream_min && MPID_Stream_pays(&seg->type->stream_trials[0]);
     int err = process(seg, first, last, &c);
     if (c.streaming)
         MPID_Stream_end();

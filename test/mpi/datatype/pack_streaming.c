@@ -16,7 +16,8 @@
  *   rows             a vector of vectors (rows of blocks)
  *   struct           a struct of the 8B vector and the gather (a type with a copy plan)
  *   contig, bytes    contiguous doubles, and an odd number of bytes (one run, one copy)
- * And by hand, from MPI_BOTTOM: hindexed_blocks of absolute addresses. (Offsets that need 64 bits,
+ * Five of the shapes are also packed and unpacked call after call, through the streaming trial
+ * (check_repeated). And by hand, from MPI_BOTTOM: hindexed_blocks of absolute addresses. (Offsets that need 64 bits,
  * blocks over 2 GiB apart, are pack_far_blocks_streaming's.)
  */
 #include <stdint.h>
@@ -154,6 +155,52 @@ static void check(const char *name, int n, int count, int pos)
     CHECK_MPI(MPI_Type_free(&t));
 }
 
+/* One type packed and unpacked call after call, through its streaming trial (copy_kernels.h: the
+ * first calls of each epoch of 256 take turns with and without streaming stores, the rest follow
+ * the faster), the verdict and the next epoch's trial: every call's bytes checked. The unpacks
+ * alternate between two streams, so an unpack that wrote nothing would show. */
+#define TRIAL_CALLS (2 * 256 + 8)
+static void check_repeated(const char *name)
+{
+    MPI_Datatype t = shape(name, BIG);
+    CHECK_MPI(MPI_Type_commit(&t));
+    ref_map m;
+    ref_buf typed, model[2];
+    if (ref_map_build(t, 1, &m) || ref_buf_alloc(&typed, &m, 11) || ref_buf_clone(&model[0], &typed)
+        || ref_buf_clone(&model[1], &typed)) {
+        MTEST_FAIL("%s, repeated: the model failed", name);
+        return;
+    }
+    size_t size = (size_t) m.size;
+    unsigned char *out = malloc(size), *want[2] = { malloc(size), malloc(size) };
+    ref_pack(&m, model[0].base, want[0]);
+    for (size_t i = 0; i < size; i++)
+        want[1][i] = (unsigned char) next_rand();
+    ref_unpack(&m, want[1], model[1].base);
+    int bad_pack = -1, bad_unpack = -1;
+    for (int call = 0; call < TRIAL_CALLS; call++) {
+        int position = 0;
+        memset(out, GUARD, size);
+        CHECK_MPI(MPI_Pack(typed.base, 1, t, out, (int) size, &position, MPI_COMM_WORLD));
+        if (bad_pack < 0 && memcmp(out, want[call % 2], size) != 0)
+            bad_pack = call;
+        position = 0;
+        CHECK_MPI(MPI_Unpack(want[(call + 1) % 2], (int) size, &position, typed.base, 1, t, MPI_COMM_WORLD));
+        if (bad_unpack < 0 && memcmp(typed.mem, model[(call + 1) % 2].mem, typed.len) != 0)
+            bad_unpack = call;
+    }
+    CHECK(bad_pack < 0, "%s, repeated: call %d packed other bytes than the model", name, bad_pack);
+    CHECK(bad_unpack < 0, "%s, repeated: call %d left the typed buffer unlike the model", name, bad_unpack);
+    free(out);
+    free(want[0]);
+    free(want[1]);
+    ref_buf_free(&typed);
+    ref_buf_free(&model[0]);
+    ref_buf_free(&model[1]);
+    ref_map_free(&m);
+    CHECK_MPI(MPI_Type_free(&t));
+}
+
 /* Blocks of 8 and 24 bytes at absolute addresses, packed from and unpacked to MPI_BOTTOM. */
 static void check_bottom(int bs, int n)
 {
@@ -203,6 +250,9 @@ int main(int argc, char **argv)
         check(names[k], BIG, 3, 8);
         check(names[k], SMALL, 3, 4);
     }
+    static const char *repeated[] = { "8B", "40B", "1KiB", "indexed", "struct" };
+    for (size_t k = 0; k < sizeof repeated / sizeof repeated[0]; k++)
+        check_repeated(repeated[k]);
     check_bottom(8, BIG);
     check_bottom(24, BIG);
     check_bottom(8, 64);
