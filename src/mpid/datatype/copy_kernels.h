@@ -89,11 +89,11 @@ static inline __attribute__((always_inline)) void copy_bytes(char *d, const char
 /* Streams of MPID_Stream_min bytes or more, the size of the last-level cache (set by
  * MPID_Copy_init), cannot stay in the caches until they are used, and are copied as from and to
  * memory. Packed blocks of whole 8-byte words, and unpacked blocks of 256 bytes or more, are
- * written with streaming stores (AVX2), which send whole lines to memory without first reading
- * them into the cache as an ordinary store to a line not in the cache does: packing 8-byte blocks
- * at a 16-byte stride, a third less memory traffic. Smaller unpacked strided blocks, whose lines
- * keep other bytes, are written with ordinary 16- and 8-byte stores (copy_kernels.c says why),
- * strided and indexed ones. The functions below take the kernels' arguments (offs32 or offs) and
+ * written with streaming stores (AVX2) where their type's trial (below) finds that faster. These
+ * send whole lines to memory without first reading them into the cache as an ordinary store to a
+ * line not in the cache does: packing 8-byte blocks at a 16-byte stride, a third less memory
+ * traffic. Smaller unpacked strided blocks, whose lines keep other bytes, are written with
+ * ordinary 16- and 8-byte stores (copy_kernels.c says why), strided and indexed ones. The functions below take the kernels' arguments (offs32 or offs) and
  * pack (the blkidx one only packs); where none of that applies (blocks not whole words, no AVX2,
  * strides the unpack kernels throttle their own way) the strided and blkidx ones return false
  * and the indexed one copies as the kernels do. MPID_Stream_end, after the last of them, makes the
@@ -107,10 +107,11 @@ MPI_Count MPID_Stream_indexed(bool pack, char **stream, char *base, const MPI_Ai
                               const int32_t *off32, const uint32_t *pre32, MPI_Count b, MPI_Count n, MPI_Count to);
 void MPID_Stream_end(void);
 /* Whether streaming stores pay depends on the processor as much as on the layout (40-byte blocks
- * 80 apart packed from memory: +33% on Zen 4, -10 to -20% on Zen 3 and Zen 5; 1 KiB blocks
- * unpacked: 2x faster on all three), so a type's copies of MPID_Stream_min bytes or more put them on
- * trial (one MPID_Stream_trial per type and direction): MPID_Stream_turn_begin says whether this
- * copy streams, MPID_Stream_turn_end times it (bytes: its size). */
+ * 80 apart packed from memory: a third faster than ordinary stores on Zen 4, a sixth slower on
+ * Zen 3, more on Zen 5; 1 KiB blocks unpacked: 2-3x faster on Zen 3 and Zen 4), so a type's copies
+ * of MPID_Stream_min bytes or more put them on trial (one MPID_Stream_trial per type and
+ * direction): MPID_Stream_turn_begin says whether this copy streams, MPID_Stream_turn_end times it
+ * (bytes: its size). */
 struct MPID_Stream_trial;
 typedef struct {
     unsigned call;   /* of the epoch */
