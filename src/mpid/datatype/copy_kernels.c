@@ -1314,10 +1314,35 @@ STRIDE_TEST zen5_streams(bool pack, MPI_Count bs)
     return bs >= STREAM_LINES_MIN || (pack && bs == 8);
 }
 
-LATE STREAM_TARGET bool MPID_Stream_strided(bool pack, char *stream, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
-                              MPI_Aint row_step, MPI_Count rows)
+/* Packed blocks of 24-56 bytes from a stream beyond the last-level cache, where the trial keeps
+ * ordinary stores: 16-byte moves. One in three of the kernels' 32-byte moves of 40-byte blocks
+ * crosses a line of the packed buffer, and there, with the lines to come from memory, they ran
+ * slower (Zen 3, 40-byte blocks 80 apart, 64 MiB in a test program: 8.5-8.7 GB/s with 16-byte
+ * moves, 7.4-7.6 with 32-byte ones); in the L3 the two tie, and in the L1 the 32-byte moves win
+ * by a third (blocks 6560 apart, 6.3 KB: 54 against 40 GB/s). */
+STRIDE_TEST far_words(MPI_Count bs)
+{
+    return bs >= 24 && bs <= 56 && bs % 32 != 0;
+}
+static inline __attribute__((always_inline)) STREAM_TARGET void pack_far_words(char *stream, char *typed,
+                                                                             MPI_Aint stride, MPI_Count bs,
+                                                                             MPI_Count n)
+{
+    for (MPI_Count i = 0; i < n; i++, stream += bs, typed = at(typed, stride))
+        store_words(stream, typed, bs);
+}
+
+LATE STREAM_TARGET bool MPID_Stream_strided(bool pack, bool streamed, char *stream, char *typed, MPI_Aint stride,
+                                            MPI_Count bs, MPI_Count n, MPI_Aint row_step, MPI_Count rows)
 {
     bool whole_words = pack ? words(stream, bs) : words(typed, bs) && stride % 8 == 0 && row_step % 8 == 0;
+    if (!streamed) {
+        if (!stream_unit || !pack || !whole_words || !far_words(bs))
+            return false;
+        for (MPI_Count r = 0; r < rows; r++, stream += n * bs)
+            pack_far_words(stream, at_k(typed, r, row_step), stride, bs, n);
+        return true;
+    }
     if (!stream_unit || !whole_words
         || (!pack && bs < STREAM_UNPACK_MIN && scratch_stores(stride, bs, n, row_step, rows))
         || (zen5_host && !zen5_streams(pack, bs)))

@@ -29,7 +29,8 @@ typedef struct {
     char *run_end;              /* OP_COUNT: where the last piece ended */
     bool stopped;               /* OP_IOV: the array is full; pos is where it stopped */
     MPI_Count *hints;           /* the segment's block hints, by loop depth */
-    bool streaming;             /* PACK, UNPACK: a stream beyond the last-level cache (copy_kernels.h) */
+    bool far;                   /* PACK, UNPACK: a stream beyond the last-level cache (copy_kernels.h) */
+    bool streaming;             /* and its type's trial has it written with streaming stores */
 } Ctx;
 
 /* A context for copying: only these fields are read by OP_PACK and OP_UNPACK, and setting them
@@ -40,7 +41,7 @@ static inline void copy_ctx(Ctx *c, int op, char *stream)
     c->stream = stream;
     c->stopped = false;
     c->hints = NULL;
-    c->streaming = false;
+    c->far = c->streaming = false;
 }
 
 static bool is_leaf(const MPID_Loop *l)
@@ -154,15 +155,17 @@ static char *block_addr(const MPID_Loop *l, char *base, MPI_Count k)
     return l->offsets || l->offsets32 ? at(base, MPID_Loop_offset(l, k)) : at_k(base, k, l->stride);
 }
 
-/* The same with streaming stores, or false where those do not apply (copy_kernels.h). */
+/* The same in a stream beyond the last-level cache, or false where the kernels copy them as
+ * anywhere else (copy_kernels.h). */
 static bool streamed_blocks(Ctx *c, const MPID_Loop *leaf, char *base, MPI_Count b, MPI_Count bs, MPI_Count n)
 {
     bool pack = c->op == OP_PACK;
     if (leaf->offsets32)
-        return pack && MPID_Stream_blkidx(c->stream, base, NULL, leaf->offsets32 + b, bs, n);
+        return pack && c->streaming && MPID_Stream_blkidx(c->stream, base, NULL, leaf->offsets32 + b, bs, n);
     if (leaf->offsets)
-        return pack && MPID_Stream_blkidx(c->stream, base, leaf->offsets + b, NULL, bs, n);
-    return MPID_Stream_strided(pack, c->stream, at_k(base, b, leaf->stride), leaf->stride, bs, n, 0, 1);
+        return pack && c->streaming && MPID_Stream_blkidx(c->stream, base, leaf->offsets + b, NULL, bs, n);
+    return MPID_Stream_strided(pack, c->streaming, c->stream, at_k(base, b, leaf->stride), leaf->stride, bs, n, 0,
+                               1);
 }
 
 /* Full blocks [b, b + n) of bs bytes of a VECTOR or BLKIDX leaf. */
@@ -170,7 +173,7 @@ static void blocks(Ctx *c, const MPID_Loop *leaf, char *base, MPI_Count b, MPI_C
 {
     bool pack = c->op == OP_PACK;
     if (pack || c->op == OP_UNPACK) {
-        if (c->streaming && streamed_blocks(c, leaf, base, b, bs, n))
+        if (c->far && streamed_blocks(c, leaf, base, b, bs, n))
             ;
         else if (leaf->offsets32)
             (pack ? MPID_Kernels->pack_blkidx32 : MPID_Kernels->unpack_blkidx32)(c->stream, base, leaf->offsets32 + b,
@@ -259,7 +262,7 @@ static void strided_blocks(Ctx *c, char *first, MPI_Aint stride, MPI_Count bs, M
                            MPI_Count rows)
 {
     bool pack = c->op == OP_PACK;
-    if (!c->streaming || !MPID_Stream_strided(pack, c->stream, first, stride, bs, n, row_step, rows))
+    if (!c->far || !MPID_Stream_strided(pack, c->streaming, c->stream, first, stride, bs, n, row_step, rows))
         (pack ? MPID_Pack_strided : MPID_Unpack_strided)(c->stream, first, stride, bs, n, row_step, rows);
     c->stream += rows * n * bs;
 }
@@ -678,7 +681,8 @@ int MPID_Stream_copy(const void *buf, MPI_Count count, MPID_Datatype *dt, void *
     copy_ctx(&c, pack ? OP_PACK : OP_UNPACK, stream);
     MPID_Stream_turn turn = { .timed = false };
     MPID_Stream_trial *trial = &dt->stream_trials[pack];
-    c.streaming = (size_t) size >= MPID_Stream_min && MPID_Stream_turn_begin(trial, &turn);
+    c.far = (size_t) size >= MPID_Stream_min;
+    c.streaming = c.far && MPID_Stream_turn_begin(trial, &turn);
     MPID_Loop top;
     if (count > 1)
         set_top(&top, loop, dt, count, size);
@@ -703,7 +707,8 @@ int MPID_Segment_unpack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, con
 {
     Ctx c;
     copy_ctx(&c, OP_UNPACK, (char *) src);
-    c.streaming = (size_t) seg->size >= MPID_Stream_min && MPID_Stream_pays(&seg->type->stream_trials[0]);
+    c.far = (size_t) seg->size >= MPID_Stream_min;
+    c.streaming = c.far && MPID_Stream_pays(&seg->type->stream_trials[0]);
     int err = process(seg, first, last, &c);
     if (c.streaming)
         MPID_Stream_end();

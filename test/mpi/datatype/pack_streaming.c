@@ -157,7 +157,8 @@ static void check(const char *name, int n, int count, int pos)
 
 /* One type packed and unpacked call after call, through its streaming trial (copy_kernels.h: the
  * first calls of each epoch of 256 take turns with and without streaming stores, the rest follow
- * the faster), the verdict and the next epoch's trial: every call's bytes checked. The unpacks
+ * the faster; 40-byte blocks packed without them go by 16-byte moves, pack_far_words), the verdict
+ * and the next epoch's trial: every call's bytes checked. The unpacks
  * alternate between two streams, so an unpack that wrote nothing would show. */
 #define TRIAL_CALLS (2 * 256 + 8)
 static void check_repeated(const char *name)
