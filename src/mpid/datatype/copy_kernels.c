@@ -1012,6 +1012,14 @@ static inline __attribute__((always_inline)) void unpack_rows(char *packed, char
  * (more trial calls of the slow way, a wrong pick in some epochs), so it was not kept. */
 #define THROTTLE_TRIALS 8
 #define THROTTLE_EPOCH 1024
+/* A trial's next call number within its epoch. No atomic add: threads that race on the count
+ * only lose calls from it, or share a turn. (The streaming trial counts the same way.) */
+static unsigned trial_call(_Atomic unsigned *calls, unsigned epoch)
+{
+    unsigned call = atomic_load_explicit(calls, memory_order_relaxed);
+    atomic_store_explicit(calls, call + 1, memory_order_relaxed);
+    return call % epoch;
+}
 static struct throttle_trial {
     _Atomic unsigned calls;
     _Atomic uint32_t ticks[2 * THROTTLE_TRIALS];   /* per 64 blocks, by call of the epoch */
@@ -1052,10 +1060,7 @@ HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_
     unsigned call = 0;
     bool timed = false;
     if (k) {
-        /* no atomic add: threads that race on the count only lose calls from it, or share a turn */
-        call = atomic_load_explicit(&t->calls, memory_order_relaxed);
-        atomic_store_explicit(&t->calls, call + 1, memory_order_relaxed);
-        call %= THROTTLE_EPOCH;
+        call = trial_call(&t->calls, THROTTLE_EPOCH);
         timed = call < 2 * THROTTLE_TRIALS;
         if (timed ? !__builtin_parity(call) : atomic_load_explicit(&t->without, memory_order_relaxed))
             k = 0;
@@ -1433,10 +1438,7 @@ LATE void MPID_Stream_end(void)
 #define STREAM_EPOCH 256
 bool MPID_Stream_turn_begin(MPID_Stream_trial *t, MPID_Stream_turn *turn)
 {
-    /* no atomic add: threads that race on the count only lose calls from it, or share a turn */
-    unsigned call = atomic_load_explicit(&t->calls, memory_order_relaxed);
-    atomic_store_explicit(&t->calls, call + 1, memory_order_relaxed);
-    turn->call = call % STREAM_EPOCH;
+    turn->call = trial_call(&t->calls, STREAM_EPOCH);
     turn->timed = turn->call < MPID_STREAM_TRIALS;
     turn->start = turn->timed ? __rdtsc() : 0;
     return turn->timed ? !__builtin_parity(turn->call) : MPID_Stream_pays(t);

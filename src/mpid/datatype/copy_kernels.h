@@ -93,11 +93,12 @@ static inline __attribute__((always_inline)) void copy_bytes(char *d, const char
  * send whole lines to memory without first reading them into the cache as an ordinary store to a
  * line not in the cache does: packing 8-byte blocks at a 16-byte stride, a third less memory
  * traffic. Smaller unpacked strided blocks, whose lines keep other bytes, are written with
- * ordinary 16- and 8-byte stores (copy_kernels.c says why), strided and indexed ones. The functions below take the kernels' arguments (offs32 or offs) and
- * pack (the blkidx one only packs); where none of that applies (blocks not whole words, no AVX2,
- * strides the unpack kernels throttle their own way) the strided and blkidx ones return false
- * and the indexed one copies as the kernels do. MPID_Stream_end, after the last of them, makes the
- * stores visible to other threads and processes (streaming stores are weakly ordered). */
+ * ordinary 16- and 8-byte stores (copy_kernels.c says why), strided and indexed ones. The
+ * functions below take the kernels' arguments (offs32 or offs) and pack (the blkidx one only
+ * packs); where none of that applies (blocks not whole words, no AVX2, strides the unpack kernels
+ * throttle their own way) the strided and blkidx ones return false and the indexed one copies as
+ * the kernels do. MPID_Stream_end, after the last of them, makes the stores visible to other
+ * threads and processes (streaming stores are weakly ordered). */
 extern size_t MPID_Stream_min;
 /* streamed: the trial's way for this copy; without, only packed blocks of 24-56 bytes that are
  * not whole 32-byte moves are taken, with 16-byte moves (copy_kernels.c: pack_far_words). */

@@ -17,8 +17,8 @@
  *   struct           a struct of the 8B vector and the gather (a type with a copy plan)
  *   contig, bytes    contiguous doubles, and an odd number of bytes (one run, one copy)
  * Five of the shapes are also packed and unpacked call after call, through the streaming trial
- * (check_repeated). And by hand, from MPI_BOTTOM: hindexed_blocks of absolute addresses. (Offsets that need 64 bits,
- * blocks over 2 GiB apart, are pack_far_blocks_streaming's.)
+ * (check_repeated). And by hand, from MPI_BOTTOM: hindexed_blocks of absolute addresses. (Offsets
+ * that need 64 bits, blocks over 2 GiB apart, are pack_far_blocks_streaming's.)
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -158,8 +158,8 @@ static void check(const char *name, int n, int count, int pos)
 /* One type packed and unpacked call after call, through its streaming trial (copy_kernels.h: the
  * first calls of each epoch of 256 take turns with and without streaming stores, the rest follow
  * the faster; 40-byte blocks packed without them go by 16-byte moves, pack_far_words), the verdict
- * and the next epoch's trial: every call's bytes checked. The unpacks
- * alternate between two streams, so an unpack that wrote nothing would show. */
+ * and the next epoch's trial: every call's bytes checked. The unpacks alternate between two
+ * streams, so an unpack that wrote nothing would show. */
 #define TRIAL_CALLS (2 * 256 + 8)
 static void check_repeated(const char *name)
 {
