@@ -705,6 +705,39 @@ static int build_vec(pattern *p, const long *a)
     return commit(p, t, 1);
 }
 
+/* ---- synthetic: subarray({n + 2}, {n}, {1}, DOUBLE): a row without its ghost cells; args: packed
+ * bytes. One run of bytes 8 past the row's start, so that the packed stream and the row lie at
+ * different offsets within their cache lines (copy_kernels.h: copy_skewed). ---- */
+
+static void row_inner_pack(const pattern *p, char *out)
+{
+    const double *a = p->origin;
+    double *o = (double *)out;
+    for (long i = 0; i < p->n[0]; i++)
+        o[i] = a[1 + i];
+}
+
+static void row_inner_unpack(const pattern *p, const char *in)
+{
+    double *a = p->origin;
+    const double *s = (const double *)in;
+    for (long i = 0; i < p->n[0]; i++)
+        a[1 + i] = s[i];
+}
+
+static int build_row_inner(pattern *p, const long *a)
+{
+    int n = (int)(a[0] / 8), size = n + 2, start = 1;
+    p->n[0] = n;
+    if (!(p->origin = region(p, (size_t)size * sizeof(double))))
+        return -1;
+    MPI_Datatype t;
+    T(MPI_Type_create_subarray(1, &size, &n, &start, MPI_ORDER_C, MPI_DOUBLE, &t));
+    p->hand_pack = row_inner_pack;
+    p->hand_unpack = row_inner_unpack;
+    return commit(p, t, 1);
+}
+
 /* ---- synthetic: indexed(nb, random lengths 1..32, random gaps 1..32, DOUBLE); args: packed bytes ---- */
 
 static void irregular_pack(const pattern *p, char *out)
@@ -919,6 +952,8 @@ const pattern_spec pattern_specs[] = {
     {"vec_40B/mem",       build_vec,         {MEMB, 5}, 1},
     {"vec_1KiB/L2",       build_vec,         {L2B, 128}, 0},
     {"vec_1KiB/mem",      build_vec,         {MEMB, 128}, 1},
+    {"row_inner/L2",      build_row_inner,   {L2B}, 0},
+    {"row_inner/mem",     build_row_inner,   {MEMB}, 1},
     {"indexed_rand/L2",   build_irregular,   {L2B}, 0},
     {"indexed_rand/mem",  build_irregular,   {MEMB}, 1},
     {"struct_pad/L2",     build_padded,      {L2B, 1}, 0},

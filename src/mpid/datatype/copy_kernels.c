@@ -80,12 +80,12 @@ STRIDE_TEST lines_apart(MPI_Aint stride)
 #define LEAD_MIN 2048
 static size_t l2_set_span = 128 << 10;   /* set by MPID_Copy_init */
 /* Whose measurements the kernels follow, set by pick_kernels from the processor (LOOM_RULES=intel,
- * zen4 or zen5 says so whatever the processor, so that the tests run every way). The rules
+ * zen3, zen4 or zen5 says so whatever the processor, so that the tests run every way). The rules
  * measured on Zen 4 that the Xeon host measured otherwise hold on AMD processors (amd_host:
- * lead_blocks, scratch_stores, narrow_unpack, pack_paced); Zen 5 (family 1Ah), an AMD processor
- * too, has rules of its own where it measured otherwise again (zen5_host: string_blocks,
- * zen5_short_blocks, mid_blocks_512, zen5_gathers, the loops of 8-byte blocks a page and a bit
- * apart, the streaming stores: zen5_streams). */
+ * lead_blocks, scratch_stores, narrow_unpack, pack_paced, MPID_Copy_loop_skewed); Zen 5 (family
+ * 1Ah), an AMD processor too, has rules of its own where it measured otherwise again (zen5_host:
+ * string_blocks, zen5_short_blocks, mid_blocks_512, zen5_gathers, the loops of 8-byte blocks a
+ * page and a bit apart, the streaming stores: zen5_streams); Zen 3 one (MPID_Copy_loop_always). */
 static bool amd_host, zen5_host;
 static bool gather_unit;   /* AVX-512's gathers and scatters are there (pack_gather_8) */
 #define GATHER_TARGET __attribute__((target("avx512f")))
@@ -198,6 +198,10 @@ static MPI_Count string_min;
 static bool string_any;   /* any direction and stride, not only packs a page apart */
 static inline __attribute__((always_inline)) void copy_string(char *d, const char *s, MPI_Count n)
 {
+    if (MPID_Copy_loop_skewed && ((uintptr_t) d - (uintptr_t) s) % 64 != 0) {   /* as memcpy (copy_kernels.h) */
+        copy_grouped(d, s, n, true);
+        return;
+    }
     __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
 }
 STRIDE_TEST string_blocks(MPI_Aint stride, MPI_Count bs, bool unpack)
@@ -518,6 +522,14 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
                                               pack_indexed32_##SET, unpack_indexed32_##SET };
 KERNEL_SET(base, HOT_LOOPS)
 KERNEL_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)
+/* MPID_Copy_by_loop in each set's width */
+#define LONG_COPY(SET, TARGET) \
+    TARGET __attribute__((noinline)) static void copy_by_loop_##SET(char *d, const char *s, size_t n) \
+    { \
+        copy_grouped(d, s, (MPI_Count) n, true); \
+    }
+LONG_COPY(base, HOT_LOOPS LATE)
+LONG_COPY(avx2, __attribute__((target("avx2"))) HOT_LOOPS LATE)
 #pragma GCC pop_options
 
 const MPID_Kernel_set *MPID_Kernels = &kernels_base;
@@ -526,6 +538,12 @@ static bool stream_wide;   /* and AVX-512's 64-byte ones (stream_lines) */
 static size_t l1_ways = 8;    /* set by MPID_Copy_init */
 
 size_t MPID_Copy_chunk = 512 << 10;
+bool MPID_Copy_loop_skewed, MPID_Copy_loop_always;   /* set by pick_kernels */
+
+LATE void MPID_Copy_by_loop(char *d, const char *s, size_t n)
+{
+    (MPID_Kernels == &kernels_avx2 ? copy_by_loop_avx2 : copy_by_loop_base)(d, s, n);
+}
 /* The most of the last-level cache one core's stream is taken to keep on AMD processors, whose L3
  * belongs to a group of cores (a CCD: 32 MiB on Zen 4 and Zen 5, 96 with 3D V-Cache). A guest may
  * be told the L3 of the whole package: the Zen 5 host's hwloc reports 508 MB for each core, where
@@ -561,6 +579,16 @@ static unsigned amd_family(void)
     return family == 0xf ? family + ((a >> 20) & 0xff) : family;
 }
 
+/* Zen 3 among the processors of family 19h (Zen 4 the others): models 00-0Fh, 20-2Fh, 40-5Fh. */
+static bool zen3_model(void)
+{
+    unsigned a, b, c, d;
+    if (amd_family() != 0x19 || !__get_cpuid(1, &a, &b, &c, &d))
+        return false;
+    unsigned model = ((a >> 4) & 0xf) | (((a >> 16) & 0xf) << 4);
+    return model <= 0x0f || (model >= 0x20 && model <= 0x2f) || (model >= 0x40 && model <= 0x5f);
+}
+
 /* LOOM_KERNELS=base keeps the baseline set on an AVX2 machine (the tests run both). */
 __attribute__((constructor)) static void pick_kernels(void)
 {
@@ -578,6 +606,8 @@ __attribute__((constructor)) static void pick_kernels(void)
         amd_host = __builtin_cpu_is("amd");
         zen5_host = amd_host && amd_family() >= 0x1a;
     }
+    MPID_Copy_loop_skewed = amd_host;
+    MPID_Copy_loop_always = rules && *rules ? strcmp(rules, "zen3") == 0 : amd_host && zen3_model();
     unsigned a, b, c, d;
     bool erms = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 9));
     if (zen5_host) {

@@ -10,7 +10,7 @@
  *   streaming   rendezvous sends cleared to send, with data left.
  */
 #include "shm_impl.h"
-#include "copy_kernels.h"   /* streaming stores */
+#include "copy_kernels.h"   /* copy_long (memcpy, but not skewed), streaming stores */
 
 pthread_mutex_t shm_lock_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -111,13 +111,13 @@ static MPI_Count chunk_size(MPI_Count bytes)
 
 /* ---- moving the user's data ---- */
 
-/* Packed bytes [first, *last) of the request's buffer to dest: one memcpy when the data is one run. */
+/* Packed bytes [first, *last) of the request's buffer to dest: one copy when the data is one run. */
 static void pack(MPIR_Request *req, MPI_Count first, MPI_Count *last, void *dest)
 {
     if (!req->dev.contig)
         MPID_Segment_pack(&req->dev.seg, first, last, dest);
     else if (*last > first)
-        memcpy(dest, req->dev.contig_buf + first, (size_t) (*last - first));
+        copy_long(dest, req->dev.contig_buf + first, (size_t) (*last - first));
 }
 
 /* A receive buffer beyond the last-level cache is written with streaming stores (copy_kernels.h;
@@ -434,7 +434,7 @@ static void handle_cell(Cell *c)
         u->h = *h;
         u->data = copy;
         if (copy)
-            memcpy(copy, c->payload, (size_t) h->len);
+            copy_long(copy, c->payload, (size_t) h->len);
         u->next = NULL;
         if (unexp_tail)
             unexp_tail->next = u;
@@ -525,7 +525,7 @@ bool shm_send_now(const void *buf, MPI_Count count, MPID_Datatype *dt, MPI_Count
         if (!contig)
             MPID_Segment_pack(&seg, 0, &last, c->payload);
         else if (bytes > 0)
-            memcpy(c->payload, (const char *) ((uintptr_t) buf + (uintptr_t) offset), (size_t) bytes);
+            copy_long(c->payload, (const char *) ((uintptr_t) buf + (uintptr_t) offset), (size_t) bytes);
         cell_publish(dest);
     }
     if (!contig)
