@@ -52,7 +52,7 @@ MPIR_Pack_unpack_fast(bool pack, const void *typed, MPI_Count count, MPI_Datatyp
         ? NULL : MPID_Loop_plan(atomic_load_explicit(&dt->dataloop, memory_order_acquire));
     if (!dt->is_contig && !plan)
         return false;
-    /* longer contiguous copies go to the general path's copy in pieces (copy_long), streams
+    /* longer contiguous copies go to the general path's copy in pieces (MPID_Copy_long), streams
      * beyond the last-level cache to its streaming stores */
     MPI_Count pos = int_pos ? *(int *) position : *(MPI_Count *) position, bytes, end;
     if (__builtin_mul_overflow(count, dt->size, &bytes) || bytes == 0 || pos < 0 || pos > bufsize

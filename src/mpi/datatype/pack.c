@@ -100,9 +100,9 @@ MPIR_LATE int MPIR_Fast_done(char *typed, char *stream, size_t n, const MPID_Pla
     if (plan)
         MPID_Plan_run(plan, typed, stream, pack);
     else if (pack)
-        copy_long(stream, typed, n);   /* memcpy, unless the two are skewed (copy_kernels.h) */
+        MPID_Copy_long(stream, typed, n);
     else
-        copy_long(typed, stream, n);
+        MPID_Copy_long(typed, stream, n);
     return MPI_SUCCESS;
 }
 

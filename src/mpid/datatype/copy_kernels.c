@@ -82,11 +82,18 @@ static size_t l2_set_span = 128 << 10;   /* set by MPID_Copy_init */
 /* Whose measurements the kernels follow, set by pick_kernels from the processor (LOOM_RULES=intel,
  * zen3, zen4 or zen5 says so whatever the processor, so that the tests run every way). The rules
  * measured on Zen 4 that the Xeon host measured otherwise hold on AMD processors (amd_host:
- * lead_blocks, scratch_stores, narrow_unpack, pack_paced, MPID_Copy_loop_skewed); Zen 5 (family
+ * lead_blocks, scratch_stores, narrow_unpack, pack_paced, loop_skewed); Zen 5 (family
  * 1Ah), an AMD processor too, has rules of its own where it measured otherwise again (zen5_host:
  * string_blocks, zen5_short_blocks, mid_blocks_512, zen5_gathers, the loops of 8-byte blocks a
- * page and a bit apart, the streaming stores: zen5_streams); Zen 3 one (MPID_Copy_loop_always). */
+ * page and a bit apart, the streaming stores: zen5_streams); Zen 3 one (loop_always). */
 static bool amd_host, zen5_host;
+/* Where long copies take the kernels' loop instead of the string move (copy_kernels.h:
+ * MPID_Copy_long): skewed ones, d at another offset than s within 64-byte lines, or all. */
+static bool loop_skewed, loop_always;
+STRIDE_TEST skewed(const char *d, const char *s)
+{
+    return ((uintptr_t) d - (uintptr_t) s) % 64 != 0;
+}
 static bool gather_unit;   /* AVX-512's gathers and scatters are there (pack_gather_8) */
 #define GATHER_TARGET __attribute__((target("avx512f")))
 /* The distance between blocks, whichever way the stride runs (no overflow at the most negative). */
@@ -198,7 +205,7 @@ static MPI_Count string_min;
 static bool string_any;   /* any direction and stride, not only packs a page apart */
 static inline __attribute__((always_inline)) void copy_string(char *d, const char *s, MPI_Count n)
 {
-    if (MPID_Copy_loop_skewed && ((uintptr_t) d - (uintptr_t) s) % 64 != 0) {   /* as memcpy (copy_kernels.h) */
+    if (loop_skewed && skewed(d, s)) {   /* as MPID_Copy_long */
         copy_grouped(d, s, n, true);
         return;
     }
@@ -522,7 +529,7 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
                                               pack_indexed32_##SET, unpack_indexed32_##SET };
 KERNEL_SET(base, HOT_LOOPS)
 KERNEL_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)
-/* MPID_Copy_by_loop in each set's width */
+/* MPID_Copy_long's loop in each set's width */
 #define LONG_COPY(SET, TARGET) \
     TARGET __attribute__((noinline)) static void copy_by_loop_##SET(char *d, const char *s, size_t n) \
     { \
@@ -538,11 +545,16 @@ static bool stream_wide;   /* and AVX-512's 64-byte ones (stream_lines) */
 static size_t l1_ways = 8;    /* set by MPID_Copy_init */
 
 size_t MPID_Copy_chunk = 512 << 10;
-bool MPID_Copy_loop_skewed, MPID_Copy_loop_always;   /* set by pick_kernels */
-
-LATE void MPID_Copy_by_loop(char *d, const char *s, size_t n)
+LATE void MPID_Copy_long(char *d, const char *s, size_t n)
 {
-    (MPID_Kernels == &kernels_avx2 ? copy_by_loop_avx2 : copy_by_loop_base)(d, s, n);
+    if (n > COPY_INLINE_MAX && (loop_always || (loop_skewed && skewed(d, s)))) {
+        (MPID_Kernels == &kernels_avx2 ? copy_by_loop_avx2 : copy_by_loop_base)(d, s, n);
+        return;
+    }
+    size_t chunk = MPID_Copy_chunk;
+    for (; n > chunk; n -= chunk, d += chunk, s += chunk)
+        memcpy(d, s, chunk);
+    memcpy(d, s, n);
 }
 /* The most of the last-level cache one core's stream is taken to keep on AMD processors, whose L3
  * belongs to a group of cores (a CCD: 32 MiB on Zen 4 and Zen 5, 96 with 3D V-Cache). A guest may
@@ -606,8 +618,8 @@ __attribute__((constructor)) static void pick_kernels(void)
         amd_host = __builtin_cpu_is("amd");
         zen5_host = amd_host && amd_family() >= 0x1a;
     }
-    MPID_Copy_loop_skewed = amd_host;
-    MPID_Copy_loop_always = rules && *rules ? strcmp(rules, "zen3") == 0 : amd_host && zen3_model();
+    loop_skewed = amd_host;
+    loop_always = rules && *rules ? strcmp(rules, "zen3") == 0 : amd_host && zen3_model();
     unsigned a, b, c, d;
     bool erms = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 9));
     if (zen5_host) {

@@ -35,36 +35,19 @@ typedef char V32 __attribute__((vector_size(32), aligned(1), may_alias));
 /* Long copies go to memcpy in pieces of MPID_Copy_chunk bytes, half the L2 cache (set by
  * MPID_Copy_init): on Zen 4, glibc's rep movsb of a megabyte or more runs about 15% slower than
  * the same bytes in pieces that fit the L2 (2 MiB from L3: 47 vs 55 GB/s; 64 MiB from memory:
- * 20 vs 23). Where the string move is slow, the kernels' own loop copies them (below). */
+ * 20 vs 23). Some go by the kernels' own loop instead, 32-byte moves stored from d's first
+ * 32-byte boundary on: glibc's memcpy copies 2113 bytes up to the L2's size with the string move
+ * (rep movsb), which crawls on Zen 3 where d lies at another offset than s within 64-byte lines
+ * ("skewed"): in a test program, 16 KiB with d 8-24 bytes past s (mod 64) at 1.6-3 GB/s, 40-56
+ * bytes past at 20-48, where the loop ran 85-99; MPI_Pack of a contiguous type at position 8 ran
+ * 3 GB/s from 4 KiB to 16 MiB. So on AMD processors skewed pairs take the loop (Zen 4 and 5
+ * unmeasured there; Intel's string move ran faster than the loops on skewed 4 KiB blocks,
+ * copy_kernels.c: copy_string). On Zen 3 the loop also beat the string move lined up, 1.3-1.8x
+ * at 2.2-12 KiB in the L1 (6.3 KiB: 85 against 58 GB/s), tied from 32 KiB on: there every long
+ * copy takes it. Out of line, so that the kernels that inline copy_bytes keep their size. */
 extern size_t MPID_Copy_chunk;
 void MPID_Copy_init(void);
-/* Long copies that go by the kernels' own loop instead: 32-byte moves stored from d's first
- * 32-byte boundary on (copy_grouped, in MPID_Copy_by_loop). glibc's memcpy copies 2113 bytes up to
- * the L2's size with the string move (rep movsb), which crawls on Zen 3 where d lies at another
- * offset than s within 64-byte lines ("skewed"): in a test program, 16 KiB with d 8-24 bytes past
- * s (mod 64) at 1.6-3 GB/s, 40-56 bytes past at 20-48, where the loop ran 85-99; MPI_Pack of a
- * contiguous type at position 8 ran 3 GB/s from 4 KiB to 16 MiB. So on AMD processors skewed
- * pairs take the loop (Zen 4 and 5 unmeasured there; Intel's string move ran faster than the
- * loops on skewed 4 KiB blocks, copy_kernels.c: copy_string). On Zen 3 the loop also beat the
- * string move lined up, 1.3-1.8x at 2.2-12 KiB in the L1 (6.3 KiB: 85 against 58 GB/s), tied
- * from 32 KiB on: there every long copy takes it. Both set from the processor by pick_kernels. */
-extern bool MPID_Copy_loop_skewed, MPID_Copy_loop_always;
-static inline bool copy_by_loop(const char *d, const char *s)
-{
-    return MPID_Copy_loop_always || (MPID_Copy_loop_skewed && ((uintptr_t) d - (uintptr_t) s) % 64 != 0);
-}
-void MPID_Copy_by_loop(char *d, const char *s, size_t n);   /* n >= 32 */
-static inline void copy_long(char *d, const char *s, size_t n)
-{
-    if (n > COPY_INLINE_MAX && copy_by_loop(d, s)) {
-        MPID_Copy_by_loop(d, s, n);
-        return;
-    }
-    size_t chunk = MPID_Copy_chunk;
-    for (; n > chunk; n -= chunk, d += chunk, s += chunk)
-        memcpy(d, s, chunk);
-    memcpy(d, s, n);
-}
+void MPID_Copy_long(char *d, const char *s, size_t n);
 
 /* Copies n bytes exactly: two overlapping moves cover any length up to twice the move size, so
  * short runs cost a few instructions instead of a call to memcpy. Always inlined, so that each
@@ -102,7 +85,7 @@ static inline __attribute__((always_inline)) void copy_bytes(char *d, const char
             *(V32 *) (d + i) = *(const V32 *) (s + i);
         *(V32 *) (d + n - 32) = last;
     } else {
-        copy_long(d, s, (size_t) n);
+        MPID_Copy_long(d, s, (size_t) n);
     }
 }
 
@@ -149,11 +132,11 @@ bool MPID_Stream_pays(const struct MPID_Stream_trial *t);
  * without AVX2. */
 bool MPID_Stream_run(char *d, const char *s, size_t n);
 /* n bytes of one run, part of a stream of stream_bytes in all: streamed beyond the last-level
- * cache, else copy_long. */
+ * cache, else MPID_Copy_long. */
 static inline void copy_run(char *d, const char *s, size_t n, size_t stream_bytes)
 {
     if (!(stream_bytes >= MPID_Stream_min && MPID_Stream_run(d, s, n)))
-        copy_long(d, s, n);
+        MPID_Copy_long(d, s, n);
 }
 
 /* n blocks of bs bytes between the packed stream and the typed buffer: block i at typed + i * stride

@@ -10,7 +10,7 @@
  *   streaming   rendezvous sends cleared to send, with data left.
  */
 #include "shm_impl.h"
-#include "copy_kernels.h"   /* copy_long (memcpy, but not skewed), streaming stores */
+#include "copy_kernels.h"   /* MPID_Copy_long, streaming stores */
 
 pthread_mutex_t shm_lock_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -117,7 +117,7 @@ static void pack(MPIR_Request *req, MPI_Count first, MPI_Count *last, void *dest
     if (!req->dev.contig)
         MPID_Segment_pack(&req->dev.seg, first, last, dest);
     else if (*last > first)
-        copy_long(dest, req->dev.contig_buf + first, (size_t) (*last - first));
+        MPID_Copy_long(dest, req->dev.contig_buf + first, (size_t) (*last - first));
 }
 
 /* A receive buffer beyond the last-level cache is written with streaming stores (copy_kernels.h;
@@ -434,7 +434,7 @@ static void handle_cell(Cell *c)
         u->h = *h;
         u->data = copy;
         if (copy)
-            copy_long(copy, c->payload, (size_t) h->len);
+            MPID_Copy_long(copy, c->payload, (size_t) h->len);
         u->next = NULL;
         if (unexp_tail)
             unexp_tail->next = u;
@@ -525,7 +525,7 @@ bool shm_send_now(const void *buf, MPI_Count count, MPID_Datatype *dt, MPI_Count
         if (!contig)
             MPID_Segment_pack(&seg, 0, &last, c->payload);
         else if (bytes > 0)
-            copy_long(c->payload, (const char *) ((uintptr_t) buf + (uintptr_t) offset), (size_t) bytes);
+            MPID_Copy_long(c->payload, (const char *) ((uintptr_t) buf + (uintptr_t) offset), (size_t) bytes);
         cell_publish(dest);
     }
     if (!contig)
