@@ -18,6 +18,7 @@
 #include "mpiimpl.h"
 #include "mpid_dataloop.h"
 #include "mpid_external32.h"
+#include "copy_kernels.h"
 
 /* ---- the representation of each predefined type ---- */
 
@@ -138,7 +139,7 @@ static void copy_big_endian(unsigned char *dst, const unsigned char *src, MPI_Co
     size_t nbytes = (size_t) (n * w);
     if (w == 1 || !HOST_IS_LITTLE) {
         if (dst != src)
-            memcpy(dst, src, nbytes);
+            MPID_Copy_long((char *) dst, (const char *) src, nbytes);   /* memcpy, or a loop where it crawls */
         return;
     }
     switch (w) {

@@ -1,13 +1,14 @@
 /*
- * Copies whose destination lies at another offset than their source within 64-byte lines
- * ("skewed"), which the engine takes from glibc's string move to a loop of its own on AMD
- * processors (copy_kernels.h: copy_skewed): contiguous runs of 33 bytes to 1.1 MB packed and
- * unpacked at every skew of 64 (positions 0-63 in the packed buffer, and the data 0-63 bytes into
- * the typed one), in the fast path (one instance, up to the chunk) and the general one (three
- * instances, longer runs); strided blocks of 2200 bytes (the string moves of the Zen 5 and Xeon
- * rules); and messages between the two ranks, eager and rendezvous, from and to skewed buffers
- * (the device's copies). Each byte is checked against the data's index, and guard bytes around
- * every output. The testlist runs it with each processor's rules (LOOM_RULES).
+ * Long copies, which the engine takes from glibc's string move to a loop of its own where the
+ * destination lies at another offset than the source within 64-byte lines ("skewed", on AMD
+ * processors) and on Zen 3 always (copy_kernels.h: MPID_Copy_long): contiguous runs of 33 bytes to
+ * 1.1 MB packed and unpacked, also as external32, at every skew of 64 (positions 0-63 in the
+ * packed buffer, and the data 0-63 bytes into the typed one), in the fast path (one instance, up
+ * to the chunk) and the general one (three instances, longer runs); strided blocks of 2200 bytes
+ * (the string moves of the Zen 5 and Xeon rules); and messages between the two ranks, eager and
+ * rendezvous, from and to skewed buffers (the device's copies). Each byte is checked against the
+ * data's index, and guard bytes around every output. The testlist runs it with each processor's
+ * rules (LOOM_RULES) and the baseline kernels.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -61,12 +62,29 @@ static void run_trip(size_t len, int count, size_t toff, size_t pos)
     CHECK(bad == 0, "pack of %d x %zu bytes, data %zu into its buffer, at position %zu: %zu bytes wrong",
           count, len, toff, pos, bad);
 
+    /* external32 bytes are the same bytes, copied the same way */
+    memset(packed, GUARD, room);
+    MPI_Aint xpos = (MPI_Aint) pos;
+    CHECK_MPI(MPI_Pack_external("external32", data, count, t, out, (MPI_Aint) (pos + n), &xpos));
+    CHECK_EQ(xpos, pos + n);
+    bad = wrong_bytes(out + pos, n, 0);
+    CHECK(bad == 0, "external32 pack of %d x %zu bytes, data %zu into its buffer, at position %zu: %zu bytes wrong",
+          count, len, toff, pos, bad);
+
     memset(typed, GUARD, room);
     position = (int) pos;
     CHECK_MPI(MPI_Unpack(out, (int) (pos + n), &position, data, count, t, MPI_COMM_WORLD));
     CHECK_EQ(position, pos + n);
     bad = wrong_bytes(data, n, 0);
     CHECK(bad == 0, "unpack of %d x %zu bytes from position %zu, data %zu into its buffer: %zu bytes wrong",
+          count, len, pos, toff, bad);
+
+    memset(typed, GUARD, room);
+    xpos = (MPI_Aint) pos;
+    CHECK_MPI(MPI_Unpack_external("external32", out, (MPI_Aint) (pos + n), &xpos, data, count, t));
+    CHECK_EQ(xpos, pos + n);
+    bad = wrong_bytes(data, n, 0);
+    CHECK(bad == 0, "external32 unpack of %d x %zu bytes from position %zu, data %zu into its buffer: %zu bytes wrong",
           count, len, pos, toff, bad);
 done:
     free(typed);
