@@ -329,7 +329,7 @@ STRIDE_TEST zen5_cold_pack(MPI_Aint stride, MPI_Count bs, MPI_Count n, bool unpa
         if (string_blocks(stride, bs, RW) && !cold) { \
             far = far && !string_any;   /* Zen 5: no line prefetched ahead */ \
             if (string_any && !other_l2_sets(stride, bs)) \
-                BLOCKS_NEXT_LINE_AHEAD(memcpy, DST, SRC, RW) \
+                BLOCKS_NEXT_LINE_AHEAD(MPID_Copy_long, DST, SRC, RW) \
             else \
                 BLOCKS_NEXT_LINE_AHEAD(copy_string, DST, SRC, RW) \
             return; \

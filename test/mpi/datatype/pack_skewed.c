@@ -190,6 +190,7 @@ int main(int argc, char **argv)
         run_trip(4096 + 24, 3, offs[k][0], offs[k][1]);
         strided_trip(9, 2200, 2200 + 4096 + 8, offs[k][0], offs[k][1]);
         strided_trip(9, 4096 + 8, 8192 + 56, offs[k][0], offs[k][1]);
+        strided_trip(3, 2200, (1 << 20) + 8, offs[k][0], offs[k][1]);   /* in the same L2 sets */
     }
     /* the device's copies: eager (a few KiB) and longer messages, skewed at each end */
     if (size >= 2) {
