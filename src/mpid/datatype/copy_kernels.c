@@ -90,9 +90,9 @@ static bool amd_host, zen5_host;
 /* Where long copies take the kernels' loop instead of the string move (copy_kernels.h:
  * MPID_Copy_long): skewed ones, d at another offset than s within 64-byte lines, or all. */
 static bool loop_skewed, loop_always;
-STRIDE_TEST skewed(const char *d, const char *s)
+static inline __attribute__((always_inline)) bool long_by_loop(const char *d, const char *s)
 {
-    return ((uintptr_t) d - (uintptr_t) s) % 64 != 0;
+    return loop_always || (loop_skewed && ((uintptr_t) d - (uintptr_t) s) % 64 != 0);
 }
 static bool gather_unit;   /* AVX-512's gathers and scatters are there (pack_gather_8) */
 #define GATHER_TARGET __attribute__((target("avx512f")))
@@ -205,7 +205,7 @@ static MPI_Count string_min;
 static bool string_any;   /* any direction and stride, not only packs a page apart */
 static inline __attribute__((always_inline)) void copy_string(char *d, const char *s, MPI_Count n)
 {
-    if (loop_skewed && skewed(d, s)) {   /* as MPID_Copy_long */
+    if (long_by_loop(d, s)) {   /* as MPID_Copy_long (never on Zen 3, which has no string rules) */
         copy_grouped(d, s, n, true);
         return;
     }
@@ -547,7 +547,7 @@ static size_t l1_ways = 8;    /* set by MPID_Copy_init */
 size_t MPID_Copy_chunk = 512 << 10;
 LATE void MPID_Copy_long(char *d, const char *s, size_t n)
 {
-    if (n > COPY_INLINE_MAX && (loop_always || (loop_skewed && skewed(d, s)))) {
+    if (n > COPY_INLINE_MAX && long_by_loop(d, s)) {
         (MPID_Kernels == &kernels_avx2 ? copy_by_loop_avx2 : copy_by_loop_base)(d, s, n);
         return;
     }
