@@ -46,6 +46,7 @@ typedef struct MPIR_Comm {
     struct MPIR_Attribute *attributes;
     _Atomic int freed;                  /* MPI_Comm_free was called: the handle is invalid, but
                                            pending requests may still hold references */
+    int is_being_freed;                 /* MPI_Comm_free is running its attribute delete callbacks */
     int is_internal;                    /* made by the library for itself (an intercommunicator's
                                            local_comm): never reported as leaked */
     MPI_Info info;                      /* the hints set (MPI_Comm_set_info, dup_with_info): a private

@@ -24,6 +24,7 @@ typedef struct MPIR_Win {
     int model;                          /* MPI_WIN_UNIFIED: one machine, coherent memory (MPI_WIN_MODEL) */
     char name[MPI_MAX_OBJECT_NAME];     /* "" until MPI_Win_set_name: windows have no default name */
     struct MPIR_Attribute *attributes;
+    int is_being_freed;                 /* MPI_Win_free is running its attribute delete callbacks */
 } MPIR_Win;
 
 /* The window behind a handle, or NULL. */

@@ -314,8 +314,14 @@ int MPIR_Comm_free_impl(MPI_Comm *comm)
                                                                                    : "MPI_COMM_SELF");
     MPIR_Comm *c = MPIR_Comm_lookup(*comm);
     /* Delete callbacks first, while the handle is still valid for them; if one fails, the
-     * communicator stays as it was (MPI 4.1, attribute caching). */
+     * communicator stays as it was (MPI 4.1, attribute caching). A callback that frees the
+     * handle again would destroy the record under this call. */
+    if (c->is_being_freed)
+        return MPIR_Err(MPI_ERR_COMM, "the communicator is already being freed (MPI_Comm_free called "
+                        "from one of its attribute delete callbacks)");
+    c->is_being_freed = 1;
     int err = MPIR_Attr_delete_all(&c->attributes, *comm);
+    c->is_being_freed = 0;
     if (err)
         return err;
     if (atomic_exchange(&c->freed, 1))

@@ -107,13 +107,19 @@ int MPIR_Win_free_impl(MPI_Win *win)
     MPIR_Win *w = MPIR_Win_lookup(*win);
     if (w == NULL)
         return MPIR_Err(MPI_ERR_WIN, "the window was freed");
+    /* A delete callback that frees the window again would free it under this call. */
+    if (w->is_being_freed)
+        return MPIR_Err(MPI_ERR_WIN, "the window is already being freed (MPI_Win_free called from one "
+                        "of its attribute delete callbacks)");
     /* 1. Synchronize first: a failing delete callback below then leaves this process's window in
      *    place (the call fails) without leaving the others waiting in a barrier. */
     int err = MPIR_Barrier_impl(MPIR_Comm_handle(w->comm));
     if (err != MPI_SUCCESS)
         return err;
     /* 2. Attributes go while the handle is still valid: their delete callbacks receive it. */
+    w->is_being_freed = 1;
     err = MPIR_Attr_delete_all(&w->attributes, *win);
+    w->is_being_freed = 0;
     if (err != MPI_SUCCESS)
         return err;
     MPIR_Comm_release(w->comm);

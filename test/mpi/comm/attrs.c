@@ -4,7 +4,8 @@
  * they produce; delete callbacks run on MPI_Comm_delete_attr, on replacing a value, and on
  * MPI_Comm_free (with the handle still valid, before it becomes MPI_COMM_NULL); a keyval freed
  * while attributes use it keeps working for them; the MPI-1 forms (MPI_Keyval_create,
- * MPI_Attr_put/get/delete) are the same functions. Run with 3 processes.
+ * MPI_Attr_put/get/delete) are the same functions; a delete callback that frees its own
+ * communicator again fails with MPI_ERR_COMM. Run with 3 processes.
  */
 #include "objtest.h"
 
@@ -44,6 +45,14 @@ static int refuse_deletes = 1;
 static int failing_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     return refuse_deletes ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+/* An erroneous program's delete callback that frees its own communicator again. */
+static int self_free_rc = -1;
+static int self_freeing_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    self_free_rc = MPI_Comm_free(&comm);
+    return MPI_SUCCESS;
 }
 
 #define ATTR_IS(comm, key, want) CHECK_ATTR_OF(MPI_Comm_get_attr, comm, key, want)
@@ -162,6 +171,21 @@ int main(int argc, char **argv)
     refuse_deletes = 0;
     CHECK_MPI(MPI_Comm_free(&b));
     CHECK(b == MPI_COMM_NULL, "b is %#x after free", (unsigned) b);
+
+    /* A delete callback that frees its communicator again gets MPI_ERR_COMM (going on would
+     * destroy the record under the outer MPI_Comm_free); the outer call frees it. */
+    int k_self;
+    CHECK_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_freeing_delete, &k_self, NULL));
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+    MPI_Comm kept = c;
+    CHECK_MPI(MPI_Comm_set_attr(c, k_self, &solo));
+    CHECK_MPI(MPI_Comm_free(&c));
+    int cls = -1;
+    MPI_Error_class(self_free_rc, &cls);
+    CHECK_EQ(cls, MPI_ERR_COMM);
+    CHECK(c == MPI_COMM_NULL, "c is %#x after free", (unsigned) c);
+    CHECK_ERR(MPI_Comm_size(kept, &size), MPI_ERR_COMM);
+    CHECK_MPI(MPI_Comm_free_keyval(&k_self));
     CHECK_MPI(MPI_Comm_free_keyval(&k_dup));
     CHECK_MPI(MPI_Comm_free_keyval(&k_null));
     return MTest_Finalize();
