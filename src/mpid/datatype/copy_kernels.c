@@ -1483,14 +1483,33 @@ bool MPID_Stream_turn_begin(MPID_Stream_trial *t, MPID_Stream_turn *turn)
     turn->call = trial_call(&t->calls, STREAM_EPOCH);
     turn->timed = turn->call < MPID_STREAM_TRIALS;
     turn->start = turn->timed ? __rdtsc() : 0;
+    turn->spent = 0;
     return turn->timed ? !__builtin_parity(turn->call) : MPID_Stream_pays(t);
 }
 
-void MPID_Stream_turn_end(MPID_Stream_trial *t, const MPID_Stream_turn *turn, MPI_Count bytes)
+void MPID_Stream_turn_pause(MPID_Stream_turn *turn)
+{
+    if (turn->timed)
+        turn->spent += __rdtsc() - turn->start;
+}
+
+void MPID_Stream_turn_resume(MPID_Stream_turn *turn)
+{
+    if (turn->timed)
+        turn->start = __rdtsc();
+}
+
+void MPID_Stream_turn_end(MPID_Stream_trial *t, MPID_Stream_turn *turn, MPI_Count bytes)
+{
+    MPID_Stream_turn_pause(turn);
+    MPID_Stream_turn_record(t, turn, bytes);
+}
+
+void MPID_Stream_turn_record(MPID_Stream_trial *t, const MPID_Stream_turn *turn, MPI_Count bytes)
 {
     if (!turn->timed || bytes < 1024)
         return;
-    uint64_t per_kib = (__rdtsc() - turn->start) / ((uint64_t) bytes / 1024);
+    uint64_t per_kib = turn->spent / ((uint64_t) bytes / 1024);
     atomic_store_explicit(&t->ticks[turn->call], per_kib < UINT32_MAX ? (uint32_t) per_kib : UINT32_MAX,
                           memory_order_relaxed);
     if (turn->call != MPID_STREAM_TRIALS - 1)

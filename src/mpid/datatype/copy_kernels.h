@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "mpi.h"
+#include "mpid_datatype.h"
 
 /* A typed-buffer address. The base may be MPI_BOTTOM (NULL) with absolute displacements, so the
  * arithmetic is done on integers, where C defines it. */
@@ -116,18 +117,17 @@ void MPID_Stream_end(void);
  * 80 apart packed from memory: a third faster than ordinary stores on Zen 4, a sixth slower on
  * Zen 3, more on Zen 5; 1 KiB blocks unpacked: 2-3x faster on Zen 3 and Zen 4), so a type's copies
  * of MPID_Stream_min bytes or more put them on trial (one MPID_Stream_trial per type and
- * direction): MPID_Stream_turn_begin says whether this copy streams, MPID_Stream_turn_end times it
- * (bytes: its size). */
-struct MPID_Stream_trial;
-typedef struct {
-    unsigned call;   /* of the epoch */
-    bool timed;
-    uint64_t start;
-} MPID_Stream_turn;
-bool MPID_Stream_turn_begin(struct MPID_Stream_trial *t, MPID_Stream_turn *turn);
-void MPID_Stream_turn_end(struct MPID_Stream_trial *t, const MPID_Stream_turn *turn, MPI_Count bytes);
-/* The trial's verdict, for copies that are not timed whole (the device's chunks). */
-bool MPID_Stream_pays(const struct MPID_Stream_trial *t);
+ * direction): MPID_Stream_turn_begin says whether this copy streams and starts its clock,
+ * MPID_Stream_turn_end stops it and records the time (bytes: the copy's size). A copy in pieces
+ * (a segment's chunks) stops the clock after each (_pause), starts it again before the next
+ * (_resume), and records the time after the last (_record). */
+bool MPID_Stream_turn_begin(MPID_Stream_trial *t, MPID_Stream_turn *turn);
+void MPID_Stream_turn_pause(MPID_Stream_turn *turn);
+void MPID_Stream_turn_resume(MPID_Stream_turn *turn);
+void MPID_Stream_turn_record(MPID_Stream_trial *t, const MPID_Stream_turn *turn, MPI_Count bytes);
+void MPID_Stream_turn_end(MPID_Stream_trial *t, MPID_Stream_turn *turn, MPI_Count bytes);
+/* The trial's verdict, for copies that take no turn (a segment's unpack that starts mid-stream). */
+bool MPID_Stream_pays(const MPID_Stream_trial *t);
 /* One run of n bytes (a contiguous type) with streaming stores, visible when it returns; false
  * without AVX2. */
 bool MPID_Stream_run(char *d, const char *s, size_t n);

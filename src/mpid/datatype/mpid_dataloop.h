@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "mpi.h"
+#include "mpid_datatype.h"   /* MPID_Stream_turn */
 
 typedef enum {
     MPID_LOOP_CONTIG,   /* count child elements back to back (at child_extent) */
@@ -122,6 +123,11 @@ typedef struct MPID_Segment {
     const struct MPID_Plan *plan; /* a single instance's plan: what a range of the whole stream runs */
     MPI_Count hints[MPID_SEGMENT_HINTS];  /* per loop depth: the indexed block last visited, so a
                                              call that continues finds its block in O(1) */
+    /* Unpacks of a stream beyond the last-level cache from its start (a large receive, in
+     * chunks) take one turn of the type's streaming trial between them (MPID_Segment_unpack). */
+    bool turn_open, turn_streams;
+    MPI_Count turn_bytes;
+    MPID_Stream_turn turn;
 } MPID_Segment;
 
 /* The dataloop of a committed type, built on first use (commit builds it; dup'ed committed types get

@@ -40,7 +40,8 @@
  *   dataloop              built at commit by the engine (engine issue).
  *   stream_trials         per direction ([1] packing): whether this type's copies beyond the
  *                         last-level cache run faster with streaming stores or without, as the
- *                         copies themselves measured it (copy_kernels.h, MPID_Stream_turn_begin).
+ *                         copies themselves measured it, whole unpacks and packs and the device's
+ *                         chunked receives alike (copy_kernels.h, MPID_Stream_turn_begin).
  *   attributes, name      cached attributes; the name (empty for derived types until set).
  *
  * Alternatives considered
@@ -67,6 +68,13 @@ typedef struct MPID_Stream_trial {
     _Atomic uint32_t ticks[MPID_STREAM_TRIALS];   /* per KiB, by call of the epoch */
     _Atomic bool plain;                           /* the epoch's verdict: ordinary stores */
 } MPID_Stream_trial;
+/* One copy's turn in its type's trial (copy_kernels.h): the ticks it spent copying, which for a
+ * device receive are those of its chunks, not the waits between them. */
+typedef struct MPID_Stream_turn {
+    unsigned call;   /* of the epoch */
+    bool timed;
+    uint64_t start, spent;
+} MPID_Stream_turn;
 typedef struct MPID_Contents MPID_Contents;
 
 typedef struct MPID_Datatype {

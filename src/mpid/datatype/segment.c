@@ -580,6 +580,7 @@ static int segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI
     seg->type = dt;
     seg->pos = 0;
     seg->held = false;
+    seg->turn_open = false;
     if ((err = stream_size(dt, count, &seg->size)))
         return err;
     seg->held = hold;
@@ -603,8 +604,16 @@ int MPID_Segment_init_borrowed(MPID_Segment *seg, const void *buf, MPI_Count cou
     return segment_init(seg, buf, count, type, false);
 }
 
+static void close_turn(MPID_Segment *seg)
+{
+    MPID_Stream_turn_record(&seg->type->stream_trials[0], &seg->turn, seg->turn_bytes);
+    seg->turn_open = false;
+}
+
 void MPID_Segment_free(MPID_Segment *seg)
 {
+    if (seg->type && seg->turn_open)   /* a message shorter than the buffer: time what came */
+        close_turn(seg);
     if (seg->type && seg->held)
         MPID_Datatype_release(seg->type);
     seg->type = NULL;
@@ -701,17 +710,33 @@ int MPID_Segment_pack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, void 
 }
 
 /* A typed buffer beyond the last-level cache is written with streaming stores (a large receive),
- * unless the type's trial found them slower (MPID_Stream_copy, a whole unpack, times them).
- * Packing leaves the stream in the cache for whoever reads it next (the device's cells). */
+ * unless the type's trial found them slower. Unpacks from the stream's start take a turn of the
+ * trial, as a whole unpack does (MPID_Stream_copy): its clock runs during the chunks only, and
+ * the turn ends with the stream (or with the segment, for a shorter message). Packing leaves the
+ * stream in the cache for whoever reads it next (the device's cells). */
 int MPID_Segment_unpack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, const void *src)
 {
     Ctx c;
     copy_ctx(&c, OP_UNPACK, (char *) src);
+    MPID_Stream_trial *trial = &seg->type->stream_trials[0];
     c.far = (size_t) seg->size >= MPID_Stream_min;
-    c.streaming = c.far && MPID_Stream_pays(&seg->type->stream_trials[0]);
+    if (c.far && first == 0 && !seg->turn_open) {
+        seg->turn_streams = MPID_Stream_turn_begin(trial, &seg->turn);
+        seg->turn_open = true;
+        seg->turn_bytes = 0;
+    } else if (seg->turn_open) {
+        MPID_Stream_turn_resume(&seg->turn);
+    }
+    c.streaming = c.far && (seg->turn_open ? seg->turn_streams : MPID_Stream_pays(trial));
     int err = process(seg, first, last, &c);
     if (c.streaming)
         MPID_Stream_end();
+    if (seg->turn_open) {
+        MPID_Stream_turn_pause(&seg->turn);
+        seg->turn_bytes += err ? 0 : *last - first;
+        if (seg->turn_bytes >= seg->size)
+            close_turn(seg);
+    }
     return err;
 }
 

@@ -17,13 +17,15 @@
  *   struct           a struct of the 8B vector and the gather (a type with a copy plan)
  *   contig, bytes    contiguous doubles, and an odd number of bytes (one run, one copy)
  * Five of the shapes are also packed and unpacked call after call, through the streaming trial
- * (check_repeated). And by hand, from MPI_BOTTOM: hindexed_blocks of absolute addresses. (Offsets
+ * (check_repeated), and unpacked as the device receives them, through segments in chunks, where
+ * one turn of the trial spans a message's chunks (check_received). And by hand, from MPI_BOTTOM: hindexed_blocks of absolute addresses. (Offsets
  * that need 64 bits, blocks over 2 GiB apart, are pack_far_blocks_streaming's.)
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include "mtest.h"
 #include "reftype.h"
+#include "../../../src/mpid/datatype/mpid_dataloop.h"
 
 #define BIG 16384      /* elements of a shape above the threshold */
 #define SMALL 512      /* and below it */
@@ -202,6 +204,63 @@ static void check_repeated(const char *name)
     CHECK_MPI(MPI_Type_free(&t));
 }
 
+/* One type received message after message as the device unpacks it: a segment per message, its
+ * stream unpacked in chunks of random sizes, each message's chunks one turn of the type's trial
+ * (MPID_Segment_unpack), through two epochs. Every eleventh message stops halfway (a message
+ * shorter than the buffer: its turn ends with the segment); the next one must still unpack whole.
+ * The messages alternate between two streams, so a chunk that wrote nothing would show. */
+static void check_received(const char *name)
+{
+    MPI_Datatype t = shape(name, BIG);
+    CHECK_MPI(MPI_Type_commit(&t));
+    ref_map m;
+    ref_buf typed, model[2];
+    if (ref_map_build(t, 1, &m) || ref_buf_alloc(&typed, &m, 13) || ref_buf_clone(&model[0], &typed)
+        || ref_buf_clone(&model[1], &typed)) {
+        MTEST_FAIL("%s, received: the model failed", name);
+        return;
+    }
+    size_t size = (size_t) m.size;
+    unsigned char *stream[2] = { malloc(size), malloc(size) };
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < size; i++)
+            stream[k][i] = (unsigned char) next_rand();
+        ref_unpack(&m, stream[k], model[k].base);
+    }
+    int bad = -1;
+    for (int msg = 0; msg < TRIAL_CALLS && bad < 0; msg++) {
+        MPID_Segment seg;
+        if (MPID_Segment_init(&seg, typed.base, 1, t) != MPI_SUCCESS) {
+            MTEST_FAIL("%s, received: MPID_Segment_init failed", name);
+            break;
+        }
+        bool whole = msg % 11 != 10;
+        MPI_Count end = whole ? (MPI_Count) size : (MPI_Count) size / 2, first = 0;
+        while (first < end) {   /* chunks of 16 bytes or more hold a whole element of every shape */
+            MPI_Count last = first + 16 + next_rand() % 16384;
+            last = last < end ? last : end;
+            if (MPID_Segment_unpack(&seg, first, &last, stream[msg % 2] + first) != MPI_SUCCESS) {
+                bad = msg;
+                break;
+            }
+            if (last == first)   /* half a message can end inside an element */
+                break;
+            first = last;
+        }
+        MPID_Segment_free(&seg);
+        if (whole && (first != end || memcmp(typed.mem, model[msg % 2].mem, typed.len) != 0))
+            bad = msg;
+    }
+    CHECK(bad < 0, "%s, received: message %d left the typed buffer unlike the model", name, bad);
+    free(stream[0]);
+    free(stream[1]);
+    ref_buf_free(&typed);
+    ref_buf_free(&model[0]);
+    ref_buf_free(&model[1]);
+    ref_map_free(&m);
+    CHECK_MPI(MPI_Type_free(&t));
+}
+
 /* Blocks of 8 and 24 bytes at absolute addresses, packed from and unpacked to MPI_BOTTOM. */
 static void check_bottom(int bs, int n)
 {
@@ -254,6 +313,8 @@ int main(int argc, char **argv)
     static const char *repeated[] = { "8B", "40B", "1KiB", "indexed", "struct" };
     for (size_t k = 0; k < sizeof repeated / sizeof repeated[0]; k++)
         check_repeated(repeated[k]);
+    for (size_t k = 0; k < sizeof repeated / sizeof repeated[0]; k++)
+        check_received(repeated[k]);
     check_bottom(8, BIG);
     check_bottom(24, BIG);
     check_bottom(8, 64);
