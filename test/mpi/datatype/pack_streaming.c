@@ -157,6 +157,46 @@ static void check(const char *name, int n, int count, int pos)
     CHECK_MPI(MPI_Type_free(&t));
 }
 
+/* A shape as the two checks below repeat it: two streams and the typed buffer each unpacks to
+ * (want[0] packed from the typed buffer as allocated, want[1] random bytes). */
+typedef struct {
+    MPI_Datatype t;
+    ref_map m;
+    ref_buf typed, model[2];
+    unsigned char *want[2];
+    size_t size;
+} Trial_case;
+
+static bool trial_case(Trial_case *c, const char *name, const char *what)
+{
+    c->t = shape(name, BIG);
+    CHECK_MPI(MPI_Type_commit(&c->t));
+    if (ref_map_build(c->t, 1, &c->m) || ref_buf_alloc(&c->typed, &c->m, 11)
+        || ref_buf_clone(&c->model[0], &c->typed) || ref_buf_clone(&c->model[1], &c->typed)) {
+        MTEST_FAIL("%s, %s: the model failed", name, what);
+        return false;
+    }
+    c->size = (size_t) c->m.size;
+    c->want[0] = malloc(c->size);
+    c->want[1] = malloc(c->size);
+    ref_pack(&c->m, c->model[0].base, c->want[0]);
+    for (size_t i = 0; i < c->size; i++)
+        c->want[1][i] = (unsigned char) next_rand();
+    ref_unpack(&c->m, c->want[1], c->model[1].base);
+    return true;
+}
+
+static void trial_case_free(Trial_case *c)
+{
+    free(c->want[0]);
+    free(c->want[1]);
+    ref_buf_free(&c->typed);
+    ref_buf_free(&c->model[0]);
+    ref_buf_free(&c->model[1]);
+    ref_map_free(&c->m);
+    CHECK_MPI(MPI_Type_free(&c->t));
+}
+
 /* One type packed and unpacked call after call, through its streaming trial (copy_kernels.h: the
  * first calls of each epoch of 256 take turns with and without streaming stores, the rest follow
  * the faster; 40-byte blocks packed without them go by 16-byte moves, pack_far_words), the verdict
@@ -165,81 +205,51 @@ static void check(const char *name, int n, int count, int pos)
 #define TRIAL_CALLS (2 * 256 + 8)
 static void check_repeated(const char *name)
 {
-    MPI_Datatype t = shape(name, BIG);
-    CHECK_MPI(MPI_Type_commit(&t));
-    ref_map m;
-    ref_buf typed, model[2];
-    if (ref_map_build(t, 1, &m) || ref_buf_alloc(&typed, &m, 11) || ref_buf_clone(&model[0], &typed)
-        || ref_buf_clone(&model[1], &typed)) {
-        MTEST_FAIL("%s, repeated: the model failed", name);
+    Trial_case c;
+    if (!trial_case(&c, name, "repeated"))
         return;
-    }
-    size_t size = (size_t) m.size;
-    unsigned char *out = malloc(size), *want[2] = { malloc(size), malloc(size) };
-    ref_pack(&m, model[0].base, want[0]);
-    for (size_t i = 0; i < size; i++)
-        want[1][i] = (unsigned char) next_rand();
-    ref_unpack(&m, want[1], model[1].base);
+    unsigned char *out = malloc(c.size);
     int bad_pack = -1, bad_unpack = -1;
     for (int call = 0; call < TRIAL_CALLS; call++) {
         int position = 0;
-        memset(out, GUARD, size);
-        CHECK_MPI(MPI_Pack(typed.base, 1, t, out, (int) size, &position, MPI_COMM_WORLD));
-        if (bad_pack < 0 && memcmp(out, want[call % 2], size) != 0)
+        memset(out, GUARD, c.size);
+        CHECK_MPI(MPI_Pack(c.typed.base, 1, c.t, out, (int) c.size, &position, MPI_COMM_WORLD));
+        if (bad_pack < 0 && memcmp(out, c.want[call % 2], c.size) != 0)
             bad_pack = call;
         position = 0;
-        CHECK_MPI(MPI_Unpack(want[(call + 1) % 2], (int) size, &position, typed.base, 1, t, MPI_COMM_WORLD));
-        if (bad_unpack < 0 && memcmp(typed.mem, model[(call + 1) % 2].mem, typed.len) != 0)
+        CHECK_MPI(MPI_Unpack(c.want[(call + 1) % 2], (int) c.size, &position, c.typed.base, 1, c.t, MPI_COMM_WORLD));
+        if (bad_unpack < 0 && memcmp(c.typed.mem, c.model[(call + 1) % 2].mem, c.typed.len) != 0)
             bad_unpack = call;
     }
     CHECK(bad_pack < 0, "%s, repeated: call %d packed other bytes than the model", name, bad_pack);
     CHECK(bad_unpack < 0, "%s, repeated: call %d left the typed buffer unlike the model", name, bad_unpack);
     free(out);
-    free(want[0]);
-    free(want[1]);
-    ref_buf_free(&typed);
-    ref_buf_free(&model[0]);
-    ref_buf_free(&model[1]);
-    ref_map_free(&m);
-    CHECK_MPI(MPI_Type_free(&t));
+    trial_case_free(&c);
 }
 
 /* One type received message after message as the device unpacks it: a segment per message, its
  * stream unpacked in chunks of random sizes, each message's chunks one turn of the type's trial
  * (MPID_Segment_unpack), through two epochs. Every eleventh message stops halfway (a message
  * shorter than the buffer: its turn ends with the segment); the next one must still unpack whole.
- * The messages alternate between two streams, so a chunk that wrote nothing would show. */
+ * The messages alternate between the two streams, so a chunk that wrote nothing would show. */
 static void check_received(const char *name)
 {
-    MPI_Datatype t = shape(name, BIG);
-    CHECK_MPI(MPI_Type_commit(&t));
-    ref_map m;
-    ref_buf typed, model[2];
-    if (ref_map_build(t, 1, &m) || ref_buf_alloc(&typed, &m, 13) || ref_buf_clone(&model[0], &typed)
-        || ref_buf_clone(&model[1], &typed)) {
-        MTEST_FAIL("%s, received: the model failed", name);
+    Trial_case c;
+    if (!trial_case(&c, name, "received"))
         return;
-    }
-    size_t size = (size_t) m.size;
-    unsigned char *stream[2] = { malloc(size), malloc(size) };
-    for (int k = 0; k < 2; k++) {
-        for (size_t i = 0; i < size; i++)
-            stream[k][i] = (unsigned char) next_rand();
-        ref_unpack(&m, stream[k], model[k].base);
-    }
     int bad = -1;
     for (int msg = 0; msg < TRIAL_CALLS && bad < 0; msg++) {
         MPID_Segment seg;
-        if (MPID_Segment_init(&seg, typed.base, 1, t) != MPI_SUCCESS) {
+        if (MPID_Segment_init(&seg, c.typed.base, 1, c.t) != MPI_SUCCESS) {
             MTEST_FAIL("%s, received: MPID_Segment_init failed", name);
             break;
         }
         bool whole = msg % 11 != 10;
-        MPI_Count end = whole ? (MPI_Count) size : (MPI_Count) size / 2, first = 0;
+        MPI_Count end = whole ? (MPI_Count) c.size : (MPI_Count) c.size / 2, first = 0;
         while (first < end) {   /* chunks of 16 bytes or more hold a whole element of every shape */
             MPI_Count last = first + 16 + next_rand() % 16384;
             last = last < end ? last : end;
-            if (MPID_Segment_unpack(&seg, first, &last, stream[msg % 2] + first) != MPI_SUCCESS) {
+            if (MPID_Segment_unpack(&seg, first, &last, c.want[msg % 2] + first) != MPI_SUCCESS) {
                 bad = msg;
                 break;
             }
@@ -248,17 +258,11 @@ static void check_received(const char *name)
             first = last;
         }
         MPID_Segment_free(&seg);
-        if (whole && (first != end || memcmp(typed.mem, model[msg % 2].mem, typed.len) != 0))
+        if (whole && (first != end || memcmp(c.typed.mem, c.model[msg % 2].mem, c.typed.len) != 0))
             bad = msg;
     }
     CHECK(bad < 0, "%s, received: message %d left the typed buffer unlike the model", name, bad);
-    free(stream[0]);
-    free(stream[1]);
-    ref_buf_free(&typed);
-    ref_buf_free(&model[0]);
-    ref_buf_free(&model[1]);
-    ref_map_free(&m);
-    CHECK_MPI(MPI_Type_free(&t));
+    trial_case_free(&c);
 }
 
 /* Blocks of 8 and 24 bytes at absolute addresses, packed from and unpacked to MPI_BOTTOM. */
