@@ -1484,7 +1484,8 @@ bool MPID_Stream_turn_begin(MPID_Stream_trial *t, MPID_Stream_turn *turn)
     turn->timed = turn->call < MPID_STREAM_TRIALS;
     turn->start = turn->timed ? __rdtsc() : 0;
     turn->spent = 0;
-    return turn->timed ? !__builtin_parity(turn->call) : MPID_Stream_pays(t);
+    turn->streams = turn->timed ? !__builtin_parity(turn->call) : MPID_Stream_pays(t);
+    return turn->streams;
 }
 
 void MPID_Stream_turn_pause(MPID_Stream_turn *turn)

@@ -125,7 +125,7 @@ typedef struct MPID_Segment {
                                              call that continues finds its block in O(1) */
     /* Unpacks of a stream beyond the last-level cache from its start (a large receive, in
      * chunks) take one turn of the type's streaming trial between them (MPID_Segment_unpack). */
-    bool turn_open, turn_streams;
+    bool turn_open;
     MPI_Count turn_bytes;
     MPID_Stream_turn turn;
 } MPID_Segment;

@@ -73,6 +73,7 @@ typedef struct MPID_Stream_trial {
 typedef struct MPID_Stream_turn {
     unsigned call;   /* of the epoch */
     bool timed;
+    bool streams;    /* this copy's way (MPID_Stream_turn_begin's answer) */
     uint64_t start, spent;
 } MPID_Stream_turn;
 typedef struct MPID_Contents MPID_Contents;

@@ -721,13 +721,13 @@ int MPID_Segment_unpack(MPID_Segment *seg, MPI_Count first, MPI_Count *last, con
     MPID_Stream_trial *trial = &seg->type->stream_trials[0];
     c.far = (size_t) seg->size >= MPID_Stream_min;
     if (c.far && first == 0 && !seg->turn_open) {
-        seg->turn_streams = MPID_Stream_turn_begin(trial, &seg->turn);
+        MPID_Stream_turn_begin(trial, &seg->turn);
         seg->turn_open = true;
         seg->turn_bytes = 0;
     } else if (seg->turn_open) {
         MPID_Stream_turn_resume(&seg->turn);
     }
-    c.streaming = c.far && (seg->turn_open ? seg->turn_streams : MPID_Stream_pays(trial));
+    c.streaming = c.far && (seg->turn_open ? seg->turn.streams : MPID_Stream_pays(trial));
     int err = process(seg, first, last, &c);
     if (c.streaming)
         MPID_Stream_end();
