@@ -12,7 +12,9 @@
  * indexed kernels (which pack 32-byte blocks with moves of their own too). The packed bytes must be
  * the blocks' in type-map order, nothing written past them; unpacking must write exactly the
  * blocks. Vectors of 8-byte blocks 16 bytes apart end their allocations too, where AddressSanitizer
- * sees any access past them.
+ * sees any access past them. The packed buffer starts on a 16-byte boundary or 8 bytes past one
+ * (blocks of an odd number of words are packed two to whole 16-byte stores beyond the last-level
+ * cache); pack_block_sizes_streaming runs it all as if every pack were beyond it, streamed or not.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -63,7 +65,7 @@ static void check(bool shuffled, int instances, int n, int bs, MPI_Aint stride, 
     unsigned char *buf = region + 64 + span + offset;
     size_t used = (size_t) (64 + offset + 2 * extent + 64);   /* both instances, a line above */
     memset(region, 0x5a, used);
-    static unsigned char want[2 * MAXBYTES], out[2 * MAXBYTES + 64];
+    static unsigned char want[2 * MAXBYTES], out[2 * MAXBYTES + 64] __attribute__((aligned(64)));
     int size = instances * n * bs;
     for (int c = 0, k = 0; c < instances; c++)
         for (int i = 0; i < n; i++)
@@ -72,18 +74,23 @@ static void check(bool shuffled, int instances, int n, int bs, MPI_Aint stride, 
                 buf[block_at(c * extent, stride, i) + b] = v;
                 want[k] = v;
             }
-    int pos = 0;
-    memset(out, 0xee, sizeof out);
-    CHECK_MPI(MPI_Pack(buf, instances, t, out, size, &pos, MPI_COMM_SELF));
-    CHECK(pos == size && memcmp(out, want, (size_t) size) == 0, "%s: packed bytes differ", what);
-    for (int k = size; k < size + 64; k++)
-        CHECK(out[k] == 0xee, "%s: packing wrote past the packed bytes", what);
+    /* packed at 8 bytes past a 16-byte boundary where the typed buffer is, and twice: a trial of
+     * streaming stores (pack_block_sizes_streaming) packs its first call streamed, its second not */
+    unsigned char *packed = out + offset % 16;
+    for (int again = 0; again < 2; again++) {
+        int pos = 0;
+        memset(out, 0xee, sizeof out);
+        CHECK_MPI(MPI_Pack(buf, instances, t, packed, size, &pos, MPI_COMM_SELF));
+        CHECK(pos == size && memcmp(packed, want, (size_t) size) == 0, "%s: packed bytes differ", what);
+        for (int k = size; k < size + 48; k++)
+            CHECK(packed[k] == 0xee, "%s: packing wrote past the packed bytes", what);
+    }
 
     /* unpack other values into a buffer of 0x5a: the blocks get them, nothing else changes */
     memset(region, 0x5a, used);
     for (int k = 0; k < size; k++)
         out[k] = (unsigned char) (255 - k % 160);
-    pos = 0;
+    int pos = 0;
     CHECK_MPI(MPI_Unpack(out, size, &pos, buf, instances, t, MPI_COMM_SELF));
     size_t written = 0;
     for (int c = 0, k = 0; c < instances; c++)
