@@ -685,10 +685,9 @@ LATE GATHER_TARGET __attribute__((noinline)) static void unpack_scatter_8(char *
  * lost a third (the 64 MiB vector), so only blocks taken to be cached (their lines fit the
  * chunk). Chosen ahead of the row loops (MPID_Strided_row_kernel): a test inside them moved their
  * code, and the 64 MiB vector unpacked at 0.96x. The pack reads the gap after its group's last
- * block, so a group is taken only where a block follows it. The pack needs AVX2 only, and on Zen 3
- * it ties with pack_row in the L2 (bound by the L2's lines there) and gains from memory (in the
- * benchmark next to it, ten runs: the 64 MiB vector -1 to +8%, median +3%); the unpack's masked
- * stores need AVX-512. */
+ * block, so a group is taken only where a block follows it. The pack needs AVX2 only, and gains on
+ * Zen 3 too (in the benchmark next to pack_row, eight runs: vec_8B/L2 -9 to +6%, median +4%; the
+ * 64 MiB vector +0-12%, median +6%); the unpack's masked stores need AVX-512. */
 STRIDE_TEST alternate_8(bool pack, MPI_Count bs, MPI_Aint stride)
 {
     return bs == 8 && stride == 16
