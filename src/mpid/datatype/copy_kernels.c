@@ -1408,7 +1408,8 @@ static inline __attribute__((always_inline)) STREAM_TARGET void pack_odd_pair(ch
     for (int j = 0; j < p; j++)
         store_16(d + 16 * j, _mm_loadu_pd((const double *) (a + 16 * j)), streamed);
     __m128d lo = _mm_loadu_pd((const double *) b);
-    store_16(d + 16 * p, _mm_unpacklo_pd(_mm_load_sd((const double *) (a + 16 * p)), lo), streamed);
+    __m128d last = _mm_castsi128_pd(_mm_loadl_epi64((const __m128i *) (a + 16 * p)));   /* typed: any alignment */
+    store_16(d + 16 * p, _mm_unpacklo_pd(last, lo), streamed);
     for (int j = 1; j < p; j++) {
         __m128d hi = _mm_loadu_pd((const double *) (b + 16 * j));
         store_16(d + 16 * (p + j), _mm_shuffle_pd(lo, hi, 1), streamed);
