@@ -5,16 +5,18 @@
  * Zen 5, 64-byte moves), for 4 KiB blocks (packed by string moves where they are far apart) and
  * blocks on either side of 2112 bytes (from where Zen 5 moves blocks by string moves), at strides
  * near and far (lines and pages apart, negative too), from typed buffers on every 8-byte offset of
- * a 32-byte boundary, one instance (the binding's copy plan, which copies up to 16 blocks and 256
- * bytes by a loop of its own: 16 and 17 blocks are either side) and two (the segment walk).
+ * a 32-byte boundary and on an odd one (where UndefinedBehaviorSanitizer sees any load that
+ * assumes an alignment), one instance (the binding's copy plan, which copies up to 16 blocks and
+ * 256 bytes by a loop of its own: 16 and 17 blocks are either side) and two (the segment walk).
  * Unpacking stores whole 32-byte moves only where the blocks all start on a 32-byte boundary, so
- * both of its forms run. The same blocks in a shuffled order, as an hindexed_block type, go to the block-
- * indexed kernels (which pack 32-byte blocks with moves of their own too). The packed bytes must be
- * the blocks' in type-map order, nothing written past them; unpacking must write exactly the
- * blocks. Vectors of 8-byte blocks 16 bytes apart end their allocations too, where AddressSanitizer
- * sees any access past them. The packed buffer starts on a 16-byte boundary or 8 bytes past one
- * (blocks of an odd number of words are packed two to whole 16-byte stores beyond the last-level
- * cache); pack_block_sizes_streaming runs it all as if every pack were beyond it, streamed or not.
+ * both of its forms run. The same blocks in a shuffled order, as an hindexed_block type, go to the
+ * block-indexed kernels (which pack 32-byte blocks with moves of their own too). The packed bytes
+ * must be the blocks' in type-map order, nothing written past them; unpacking must write exactly
+ * the blocks. The packed buffer starts on a 16-byte boundary or 8 bytes past one (blocks of an odd
+ * number of words are packed two to whole 16-byte stores beyond the last-level cache), and each
+ * type is packed twice; pack_block_sizes_streaming runs it all as if every pack were beyond that
+ * cache, where a trial's first call streams and its second does not. Vectors of 8-byte blocks 16
+ * bytes apart end their allocations too, where AddressSanitizer sees any access past them.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -74,9 +76,9 @@ static void check(bool shuffled, int instances, int n, int bs, MPI_Aint stride, 
                 buf[block_at(c * extent, stride, i) + b] = v;
                 want[k] = v;
             }
-    /* packed at 8 bytes past a 16-byte boundary where the typed buffer is, and twice: a trial of
+    /* packed 8 bytes past a 16-byte boundary for typed buffers at 8 and 24, and twice: a trial of
      * streaming stores (pack_block_sizes_streaming) packs its first call streamed, its second not */
-    unsigned char *packed = out + offset % 16;
+    unsigned char *packed = out + offset / 8 % 2 * 8;
     for (int again = 0; again < 2; again++) {
         int pos = 0;
         memset(out, 0xee, sizeof out);
@@ -143,6 +145,7 @@ int main(int argc, char **argv)
     static const int sizes[] = { 1, 2, 4, 8, 12, 16, 24, 31, 32, 33, 40, 48, 56, 64, 65, 72, 92, 128, 129, 1000, 2104, 2112, 4096, MAXSIZE };
     static const int counts[] = { 1, 3, 16, 17, MAXBLOCKS };
     static const MPI_Aint gaps[] = { 0, 8, 24, 40, 64, 248, 4096 - 64, MAXGAP };
+    static const MPI_Aint offsets[] = { 0, 8, 16, 24, 3 };   /* typed buffers past a 32-byte boundary */
     region_len = (64 + 32 + 2 * (size_t) (MAXBLOCKS * (MAXSIZE + MAXGAP)) + 64 + 63) / 64 * 64;   /* aligned_alloc: a multiple of 64 */
     region = aligned_alloc(64, region_len);
     CHECK(region != NULL, "no memory for the buffer");
@@ -151,9 +154,10 @@ int main(int argc, char **argv)
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
         for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
             for (size_t g = 0; g < sizeof gaps / sizeof gaps[0]; g++)
-                for (MPI_Aint offset = 0; offset < 32; offset += 8)
+                for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++)
                     for (int instances = 1; instances <= 2; instances++) {
                         int bs = sizes[z], n = counts[c];
+                        MPI_Aint offset = offsets[o];
                         MPI_Aint stride = bs + gaps[g];
                         /* whole 4 KiB pages apart, and 32-byte multiples: the aligned unpack */
                         if (gaps[g] == 4096 - 64)
