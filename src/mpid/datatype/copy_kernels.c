@@ -1386,9 +1386,9 @@ static inline __attribute__((always_inline)) STREAM_TARGET void pack_far_words(c
  * on 16-byte boundaries of the stream: the first block's last word and the second's first share a
  * store. Stores at a block's own offsets cross a line of the packed buffer every so often, and
  * each such store waits on two lines from memory; streamed, they fill lines in pieces of 8 and 32
- * bytes. Zen 3, 64 MiB of 40-byte blocks 80 apart in a test program (medians of 15, three runs):
- * 7.0-7.7 GB/s with ordinary stores where the blocks' own 16-byte moves ran 6.5-6.8 (a hand loop
- * of this form, as gcc makes it: 6.9-7.6), streamed 7.9-8.5 where stream_words ran 6.2-6.5. The
+ * bytes. Zen 3, 64 MiB of 40-byte blocks 80 apart in a test program, each way's median of 15 in
+ * turns: with ordinary stores 1.08-1.14x the blocks' own 16-byte moves (ten runs; 0.98-1.03x a hand
+ * loop of this form, as gcc makes it), streamed 1.28-1.31x stream_words (three runs; 7.9-8.5 GB/s). The
  * second block's last two words are one load that ends at its end, so no byte past a block is read. */
 STRIDE_TEST odd_words(MPI_Count bs)
 {
