@@ -1443,8 +1443,8 @@ static inline __attribute__((always_inline)) STREAM_TARGET void pack_odd_row(cha
     if (i < n)
         pack_odd_one(d, typed, m, streamed);
 }
-static STREAM_TARGET void pack_odd_words(char *d, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
-                                         bool streamed)
+static STREAM_TARGET __attribute__((noinline)) void pack_odd_words(char *d, char *typed, MPI_Aint stride,
+                                                                   MPI_Count bs, MPI_Count n, bool streamed)
 {
 #define ODD_ROW(M) \
     (streamed ? pack_odd_row(d, typed, stride, n, M, true) : pack_odd_row(d, typed, stride, n, M, false))
@@ -1457,46 +1457,55 @@ static STREAM_TARGET void pack_odd_words(char *d, char *typed, MPI_Aint stride, 
 #undef ODD_ROW
 }
 
+/* One row of n blocks stride apart packed into the stream, by streaming stores or ordinary ones;
+ * ordinary ones only for the blocks far_words takes. */
+static inline __attribute__((always_inline)) STREAM_TARGET void pack_stream_row(bool streamed, char *stream,
+                                                                                char *row, MPI_Aint stride,
+                                                                                MPI_Count bs, MPI_Count n)
+{
+#define ROW_BLOCK(i) at_k(row, i, stride)
+    if (odd_words(bs))
+        pack_odd_words(stream, row, stride, bs, n, streamed);
+    else if (!streamed)
+        pack_far_words(stream, row, stride, bs, n);
+    else if (bs == 8)
+        stream_pack_8(stream, row, stride, n);
+    else
+        STREAM_BLOCKS(true, ROW_BLOCK, lines_apart(stride));
+}
+/* The same unpacking, always streamed (the unpacked side's stores) */
+static inline __attribute__((always_inline)) STREAM_TARGET void unpack_stream_row(char *stream, char *row,
+                                                                                  MPI_Aint stride, MPI_Count bs,
+                                                                                  MPI_Count n)
+{
+    if (bs >= STREAM_UNPACK_MIN)
+        STREAM_BLOCKS(false, ROW_BLOCK, lines_apart(stride));
+    else if (bs <= WORD_UNPACK_MAX)
+        unpack_each_word(row, stream, stride, bs, n);
+    else
+        for (MPI_Count i = 0; i < n; i++, stream += bs)
+            store_words(ROW_BLOCK(i), stream, bs);
+#undef ROW_BLOCK
+}
+
 LATE STREAM_TARGET bool MPID_Stream_strided(bool pack, bool streamed, char *stream, char *typed, MPI_Aint stride,
                                             MPI_Count bs, MPI_Count n, MPI_Aint row_step, MPI_Count rows)
 {
     bool whole_words = pack ? words(stream, bs) : words(typed, bs) && stride % 8 == 0 && row_step % 8 == 0;
-    if (!streamed) {
-        if (!stream_unit || !pack || !whole_words || !far_words(bs))
-            return false;
-        for (MPI_Count r = 0; r < rows; r++, stream += n * bs)
-            if (odd_words(bs))
-                pack_odd_words(stream, at_k(typed, r, row_step), stride, bs, n, false);
-            else
-                pack_far_words(stream, at_k(typed, r, row_step), stride, bs, n);
-        return true;
-    }
-    if (!stream_unit || !whole_words
-        || (!pack && bs < STREAM_UNPACK_MIN && scratch_stores(stride, bs, n, row_step, rows))
-        || (zen5_host && !zen5_streams(pack, bs)))
+    if (!stream_unit || !whole_words)
         return false;
-#define ROW_BLOCK(i) at_k(row, i, stride)
-    for (MPI_Count r = 0; r < rows; r++) {
+    if (!streamed && !(pack && far_words(bs)))
+        return false;
+    if (streamed && ((!pack && bs < STREAM_UNPACK_MIN && scratch_stores(stride, bs, n, row_step, rows))
+                     || (zen5_host && !zen5_streams(pack, bs))))
+        return false;
+    for (MPI_Count r = 0; r < rows; r++, stream += n * bs) {
         char *row = at_k(typed, r, row_step);
-        if (pack && bs == 8) {
-            stream_pack_8(stream, row, stride, n);
-            stream += 8 * n;
-        } else if (pack && odd_words(bs)) {
-            pack_odd_words(stream, row, stride, bs, n, true);
-            stream += n * bs;
-        } else if (pack) {
-            STREAM_BLOCKS(true, ROW_BLOCK, lines_apart(stride));
-        } else if (bs >= STREAM_UNPACK_MIN) {
-            STREAM_BLOCKS(false, ROW_BLOCK, lines_apart(stride));
-        } else if (bs <= WORD_UNPACK_MAX) {
-            unpack_each_word(row, stream, stride, bs, n);
-            stream += n * bs;
-        } else {
-            for (MPI_Count i = 0; i < n; i++, stream += bs)
-                store_words(ROW_BLOCK(i), stream, bs);
-        }
+        if (pack)
+            pack_stream_row(streamed, stream, row, stride, bs, n);
+        else
+            unpack_stream_row(stream, row, stride, bs, n);
     }
-#undef ROW_BLOCK
     return true;
 }
 
