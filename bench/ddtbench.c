@@ -278,6 +278,16 @@ static void run_commits(int index)
     }
 }
 
+static int same_patterns(const ddtlib *a, const ddtlib *b)
+{
+    if (a->npatterns() != b->npatterns())
+        return 0;
+    for (int i = 0; i < a->npatterns(); i++)
+        if (strcmp(a->name(i), b->name(i)) != 0)
+            return 0;
+    return 1;
+}
+
 /* NAME=PLUGIN: loads it (see the header for the namespaces) and, unless only listing, starts
  * its MPI. */
 static int load(char *spec, int list)
@@ -290,6 +300,13 @@ static int load(char *spec, int list)
     const ddtlib *dl = h ? dlsym(h, "ddtlib_plugin") : NULL;
     if (!dl || dl->abi != DDTLIB_ABI) {
         fprintf(stderr, "ddtbench: %s: %s\n", path, h ? "not a ddtlib plugin of this version" : dlerror());
+        return -1;
+    }
+    /* Patterns are run by index in every plugin: one built from another patterns.c (an old
+     * plugin kept for comparison) would time another pattern under the same name. */
+    if (nlibs > 0 && !same_patterns(libs[0].dl, dl)) {
+        fprintf(stderr, "ddtbench: %s: its patterns differ from %s's (built from another patterns.c): "
+                "rebuild both from one tree\n", path, libs[0].name);
         return -1;
     }
     libs[nlibs].name = spec;
