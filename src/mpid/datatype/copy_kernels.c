@@ -1364,15 +1364,31 @@ STRIDE_TEST zen5_streams(bool pack, MPI_Count bs)
     return bs >= STREAM_LINES_MIN || (pack && bs == 8);
 }
 
-/* Packed blocks of 24-56 bytes from a stream beyond the last-level cache, where the trial keeps
- * ordinary stores: 16-byte moves. One in three of the kernels' 32-byte moves of 40-byte blocks
- * crosses a line of the packed buffer, and there, with the lines to come from memory, they ran
- * slower (Zen 3, 40-byte blocks 80 apart, 64 MiB in a test program: 8.5-8.7 GB/s with 16-byte
- * moves, 7.4-7.6 with 32-byte ones); in the L3 the two tie, and in the L1 the 32-byte moves win
- * by a third (blocks 6560 apart, 6.3 KB: 54 against 40 GB/s). */
+/* Blocks of an odd number of words, 24 to 120 bytes, packed two at a time into 16-byte stores on
+ * 16-byte boundaries of the stream: the first block's last word and the second's first share a
+ * store. Stores at a block's own offsets cross a line of the packed buffer every so often, and
+ * each such store waits on two lines from memory; streamed, they fill lines in pieces of 8 and 32
+ * bytes. Zen 3, 64 MiB of 40-byte blocks 80 apart in a test program, each way's median of 15 in
+ * turns: with ordinary stores 1.08-1.14x the blocks' own 16-byte moves (ten runs; 0.98-1.03x a hand
+ * loop of this form, as gcc makes it), streamed 1.28-1.31x stream_words (three runs; 7.9-8.5 GB/s).
+ * Blocks of 72-120 bytes 2 x their size apart, 64 MiB through MPI_Pack (the trial picking the
+ * way), next to the hand loop in each of three processes: 1.17-1.22x it at 72 bytes where the
+ * kernels' moves ran 0.98-1.07x, 1.09-1.16x at 88 and 104 (1.00-1.06x), 1.08-1.11x at 120
+ * (0.90-1.06x). The second block's last two words are one load that ends at its end, so no byte
+ * past a block is read. */
+STRIDE_TEST odd_words(MPI_Count bs)
+{
+    return bs % 16 == 8 && bs >= 24 && bs <= 120;
+}
+/* Packed blocks from a stream beyond the last-level cache, where the trial keeps ordinary stores:
+ * 16-byte moves for 48-byte ones, odd-word pairs for the odd ones. One in three of the kernels'
+ * 32-byte moves of 40-byte blocks crosses a line of the packed buffer, and there, with the lines
+ * to come from memory, they ran slower (Zen 3, 40-byte blocks 80 apart, 64 MiB in a test program:
+ * 8.5-8.7 GB/s with 16-byte moves, 7.4-7.6 with 32-byte ones); in the L3 the two tie, and in the
+ * L1 the 32-byte moves win by a third (blocks 6560 apart, 6.3 KB: 54 against 40 GB/s). */
 STRIDE_TEST far_words(MPI_Count bs)
 {
-    return bs >= 24 && bs <= 56 && bs % 32 != 0;
+    return bs == 48 || odd_words(bs);
 }
 static inline __attribute__((always_inline)) STREAM_TARGET void pack_far_words(char *stream, char *typed,
                                                                              MPI_Aint stride, MPI_Count bs,
@@ -1382,18 +1398,6 @@ static inline __attribute__((always_inline)) STREAM_TARGET void pack_far_words(c
         store_words(stream, typed, bs);
 }
 
-/* Blocks of an odd number of words, 24, 40 or 56 bytes, packed two at a time into 16-byte stores
- * on 16-byte boundaries of the stream: the first block's last word and the second's first share a
- * store. Stores at a block's own offsets cross a line of the packed buffer every so often, and
- * each such store waits on two lines from memory; streamed, they fill lines in pieces of 8 and 32
- * bytes. Zen 3, 64 MiB of 40-byte blocks 80 apart in a test program, each way's median of 15 in
- * turns: with ordinary stores 1.08-1.14x the blocks' own 16-byte moves (ten runs; 0.98-1.03x a hand
- * loop of this form, as gcc makes it), streamed 1.28-1.31x stream_words (three runs; 7.9-8.5 GB/s). The
- * second block's last two words are one load that ends at its end, so no byte past a block is read. */
-STRIDE_TEST odd_words(MPI_Count bs)
-{
-    return bs == 24 || bs == 40 || bs == 56;
-}
 static inline __attribute__((always_inline)) STREAM_TARGET void store_16(char *d, __m128d v, bool streamed)
 {
     if (streamed)
@@ -1448,12 +1452,15 @@ static STREAM_TARGET __attribute__((noinline)) void pack_odd_words(char *d, char
 {
 #define ODD_ROW(M) \
     (streamed ? pack_odd_row(d, typed, stride, n, M, true) : pack_odd_row(d, typed, stride, n, M, false))
-    if (bs == 24)
-        ODD_ROW(3);
-    else if (bs == 40)
-        ODD_ROW(5);
-    else
-        ODD_ROW(7);
+    switch (bs / 8) {
+    case 3: ODD_ROW(3); break;
+    case 5: ODD_ROW(5); break;
+    case 7: ODD_ROW(7); break;
+    case 9: ODD_ROW(9); break;
+    case 11: ODD_ROW(11); break;
+    case 13: ODD_ROW(13); break;
+    default: ODD_ROW(15); break;
+    }
 #undef ODD_ROW
 }
 

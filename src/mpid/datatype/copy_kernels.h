@@ -104,8 +104,8 @@ static inline __attribute__((always_inline)) void copy_bytes(char *d, const char
  * the kernels do. MPID_Stream_end, after the last of them, makes the stores visible to other
  * threads and processes (streaming stores are weakly ordered). */
 extern size_t MPID_Stream_min;
-/* streamed: the trial's way for this copy; without, only packed blocks of 24-56 bytes that are
- * not whole 32-byte moves are taken, with 16-byte moves (copy_kernels.c: pack_far_words). */
+/* streamed: the trial's way for this copy; without, only packed blocks of 48 bytes and of an odd
+ * number of words from 24 to 120 bytes are taken, with 16-byte moves (copy_kernels.c: far_words). */
 bool MPID_Stream_strided(bool pack, bool streamed, char *stream, char *typed, MPI_Aint stride, MPI_Count bs,
                          MPI_Count n, MPI_Aint row_step, MPI_Count rows);
 bool MPID_Stream_blkidx(char *stream, char *base, const MPI_Aint *offs, const int32_t *offs32, MPI_Count bs,
