@@ -14,9 +14,11 @@
  * must be the blocks' in type-map order, nothing written past them; unpacking must write exactly
  * the blocks. The packed buffer starts on a 16-byte boundary or 8 bytes past one (blocks of an odd
  * number of words, 24-120 bytes, all here, are packed two to whole 16-byte stores beyond the
- * last-level cache), and each type is packed twice; pack_block_sizes_streaming runs it all as if
- * every pack were beyond that cache, where a trial's first call streams and its second does not. Vectors of 8-byte blocks 16
- * bytes apart end their allocations too, where AddressSanitizer sees any access past them.
+ * last-level cache, and those of an odd number of 16-byte pairs, 16-112 bytes, streamed in 16-byte
+ * stores where the stream is on that boundary), and each type is packed twice;
+ * pack_block_sizes_streaming runs it all as if every pack were beyond that cache, where a trial's
+ * first call streams and its second does not. Vectors of 8-byte blocks 16 bytes apart end their
+ * allocations too, where AddressSanitizer sees any access past them.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -142,7 +144,7 @@ int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    static const int sizes[] = { 1, 2, 4, 8, 12, 16, 24, 31, 32, 33, 40, 48, 56, 64, 65, 72, 88, 92, 104, 120, 128, 129, 1000, 2104, 2112, 4096, MAXSIZE };
+    static const int sizes[] = { 1, 2, 4, 8, 12, 16, 24, 31, 32, 33, 40, 48, 56, 64, 65, 72, 80, 88, 92, 104, 112, 120, 128, 129, 1000, 2104, 2112, 4096, MAXSIZE };
     static const int counts[] = { 1, 3, 16, 17, MAXBLOCKS };
     static const MPI_Aint gaps[] = { 0, 8, 24, 40, 64, 248, 4096 - 64, MAXGAP };
     static const MPI_Aint offsets[] = { 0, 8, 16, 24, 3 };   /* typed buffers past a 32-byte boundary */
