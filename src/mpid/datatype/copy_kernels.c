@@ -1471,7 +1471,7 @@ static STREAM_TARGET __attribute__((noinline)) void pack_odd_words(char *d, char
  * x their size apart, next to the hand loop in four processes each: 48 bytes 1.18-1.29x it where
  * stream_words ran 0.95-1.03x, 16 bytes 1.15-1.21x (1.08-1.12x), 80 bytes 1.08-1.11x
  * (0.97-1.07x), 112 bytes 1.12-1.15x (1.03-1.06x). Not blocks of 32 or 96 bytes (ties), nor of 64
- * (whole lines: -13% with 16-byte stores). */
+ * (whole lines: -13% with 16-byte stores, in a variant that took them in both turns). */
 STRIDE_TEST odd_pairs(MPI_Count bs)
 {
     return bs % 32 == 16 && bs <= 112;
