@@ -19,16 +19,22 @@ static int child(char **argv)
         int fd = shm_open(name, O_CREAT | O_RDWR, 0600);
         if (fd < 0 || ftruncate(fd, 4096) != 0)
             return 98;
-        close(fd);
         printf("made %s\n", name);
         fflush(stdout);
+        const char ready = 1;   /* after the line: a rank that ends the job at once cannot cut it off */
+        if (pwrite(fd, &ready, 1, 0) != 1)
+            return 97;
+        close(fd);
     }
-    /* Every ending comes after the object exists. */
+    /* Every ending comes after the object exists and rank 0 has said so. */
     for (int i = 0; i < 1000; i++) {
         int fd = shm_open(name, O_RDONLY, 0);
         if (fd >= 0) {
+            char c = 0;
+            ssize_t got = pread(fd, &c, 1, 0);
             close(fd);
-            break;
+            if (got == 1 && c == 1)
+                break;
         }
         pm_sleep(0.01);
     }
