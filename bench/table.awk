@@ -46,9 +46,8 @@ function ccell(lib, name) {
     if (!((lib, name) in cre)) return "-"
     return sprintf("%6.1f %6.1f %5.0f", median(cre[lib, name]), median(com[lib, name]), median(mem[lib, name]))
 }
-function ratio(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "-" : sprintf("%.2f", a / b) }
 # The median over the rounds of Loom's ratio to "mpich", "openmpi", "best" (the faster of the two
-# in that round), "hand" or "memcpy"; "" where there is none.
+# in that round), "hand" or "memcpy"; "" where there is none (Loom failed or has no rounds).
 function paired(name, what, to,    k, n, list, ours, x, mp, om) {
     if (("loom", name) in fail) return ""
     n = rounds["loom", name]
@@ -77,7 +76,7 @@ function table(what,    i, name, ours, h, m, vbest, vhand, flag, noise) {
         name = order[i]
         ours = (("loom", name) in fail || !(("loom", name, what) in v)) ? "" : median(v["loom", name, what])
         h = median(hand[what, name]); m = median(mcpy[name])
-        vbest = ours == "" ? "" : paired(name, what, "best"); vhand = ours == "" ? "" : paired(name, what, "hand")
+        vbest = paired(name, what, "best"); vhand = paired(name, what, "hand")
         flag = ""; noise = 1
         if (vbest != "" && vbest + 0 < 1) {
             flag = flag (vbest < 0.97 ? " <lib" : " ~lib"); if (vbest < 0.97) noise = 0
@@ -91,8 +90,8 @@ function table(what,    i, name, ours, h, m, vbest, vhand, flag, noise) {
         printf "%-20s %7s | %7s %7s %7s %7s %7s | %6s %6s %6s %6s%s\n", name, name in bytes ? size(bytes[name]) : "-",
                cell("loom", name, what), cell("mpich", name, what), cell("openmpi", name, what),
                h == "" ? "-" : sprintf("%.2f", h), m == "" ? "-" : sprintf("%.2f", m),
-               shown(ours == "" ? "" : paired(name, what, "mpich")), shown(ours == "" ? "" : paired(name, what, "openmpi")),
-               shown(vhand), shown(ours == "" ? "" : paired(name, what, "memcpy")), flag
+               shown(paired(name, what, "mpich")), shown(paired(name, what, "openmpi")), shown(vhand),
+               shown(paired(name, what, "memcpy")), flag
     }
 }
 
