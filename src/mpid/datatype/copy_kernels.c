@@ -150,7 +150,8 @@ static inline __attribute__((always_inline)) void copy_leading(char *d, const ch
  * +8% unpack, MG y face unpack +5%; nothing measured slower. A kernel of its own, so that the
  * loops for smaller blocks keep their code and place (inlined into them, it cost 1 KiB of code
  * per kernel, and 92-byte WRF blocks 12-23% from the move alone). */
-static inline __attribute__((always_inline)) void copy_grouped(char *d, const char *s, MPI_Count n, bool align)
+static inline __attribute__((always_inline)) void copy_grouped_ahead(char *d, const char *s, MPI_Count n, bool align,
+                                                                     MPI_Count ahead)
 {
     V32 last = *(const V32 *) (s + n - 32);
     if (align) {
@@ -160,6 +161,12 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
     }
     MPI_Count i = 0;
     for (; i + 128 < n; i += 128) {
+        if (ahead) {   /* (a prefetch past the end does no harm: it never faults) */
+            __builtin_prefetch(s + i + ahead, 0);
+            __builtin_prefetch(s + i + ahead + 64, 0);
+            __builtin_prefetch(d + i + ahead, 1);
+            __builtin_prefetch(d + i + ahead + 64, 1);
+        }
         V32 a = *(const V32 *) (s + i), b = *(const V32 *) (s + i + 32);
         V32 c = *(const V32 *) (s + i + 64), e = *(const V32 *) (s + i + 96);
         *(V32 *) (d + i) = a;
@@ -170,6 +177,10 @@ static inline __attribute__((always_inline)) void copy_grouped(char *d, const ch
     for (; i + 32 < n; i += 32)
         *(V32 *) (d + i) = *(const V32 *) (s + i);
     *(V32 *) (d + n - 32) = last;
+}
+static inline __attribute__((always_inline)) void copy_grouped(char *d, const char *s, MPI_Count n, bool align)
+{
+    copy_grouped_ahead(d, s, n, align, 0);
 }
 /* Unpacking, the stores go from the block's first 32-byte boundary on, so that none of them
  * crosses a cache line (NAS MG y and z faces, 1 KiB blocks 8 bytes past a boundary: unpack
@@ -529,11 +540,21 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
                                               pack_indexed32_##SET, unpack_indexed32_##SET };
 KERNEL_SET(base, HOT_LOOPS)
 KERNEL_SET(avx2, __attribute__((target("avx2"))) HOT_LOOPS)
-/* MPID_Copy_long's loop in each set's width */
+/* MPID_Copy_long's loop in each set's width. Copies of MPID_Copy_chunk or more, whose source and
+ * destination do not both fit in the L2, prefetch both LONG_AHEAD bytes ahead: the hardware
+ * prefetcher alone left the loop waiting on the L3. Zen 3, a test program, medians of 21 turns in
+ * one process: 2 MiB in the L3 at 35.7-38.3 GB/s where the loop without ran 34.3-34.8 and glibc's
+ * memcpy 34.1-36.5, 1 MiB 38.9 (36.4, 37.1), 8 MiB 26.8 (23.2, 23.1); 1 and 3 KiB ahead gained
+ * less at 8 MiB, the destination alone less everywhere. In the L2 (64 KiB) the prefetches cost
+ * 1-8%. */
+#define LONG_AHEAD 2048
 #define LONG_COPY(SET, TARGET) \
     TARGET __attribute__((noinline)) static void copy_by_loop_##SET(char *d, const char *s, size_t n) \
     { \
-        copy_grouped(d, s, (MPI_Count) n, true); \
+        if (n >= MPID_Copy_chunk) \
+            copy_grouped_ahead(d, s, (MPI_Count) n, true, LONG_AHEAD); \
+        else \
+            copy_grouped(d, s, (MPI_Count) n, true); \
     }
 LONG_COPY(base, HOT_LOOPS LATE)
 LONG_COPY(avx2, __attribute__((target("avx2"))) HOT_LOOPS LATE)
