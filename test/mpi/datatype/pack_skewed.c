@@ -1,14 +1,15 @@
 /*
  * Long copies, which the engine takes from glibc's string move to a loop of its own where the
  * destination lies at another offset than the source within 64-byte lines ("skewed", on AMD
- * processors) and on Zen 3 always (copy_kernels.h: MPID_Copy_long): contiguous runs of 33 bytes to
- * 1.1 MB packed and unpacked, also as external32, at every skew of 64 (positions 0-63 in the
- * packed buffer, and the data 0-63 bytes into the typed one), in the fast path (one instance, up
- * to the chunk) and the general one (three instances, longer runs); strided blocks of 2200 bytes
- * (the string moves of the Zen 5 and Xeon rules); and messages between the two ranks, eager and
- * rendezvous, from and to skewed buffers (the device's copies). Each byte is checked against the
- * data's index, and guard bytes around every output. The testlist runs it with each processor's
- * rules (LOOM_RULES) and the baseline kernels.
+ * processors) and on Zen 3 always (copy_kernels.h: MPID_Copy_long; there runs of half the L2 or
+ * more prefetch ahead, past their end too): contiguous runs of 33 bytes to 1.1 MB packed and
+ * unpacked, also as external32, at every skew of 64 (positions 0-63 in the packed buffer, and the
+ * data 0-63 bytes into the typed one), in the fast path (one instance, up to the chunk) and the
+ * general one (three instances, longer runs); strided blocks of 2200 bytes (the string moves of
+ * the Zen 5 and Xeon rules); and messages between the two ranks, eager and rendezvous, from and
+ * to skewed buffers (the device's copies). Each byte is checked against the data's index, and
+ * guard bytes around every output. The testlist runs it with each processor's rules (LOOM_RULES)
+ * and the baseline kernels.
  */
 #include <stdbool.h>
 #include <stdint.h>
