@@ -45,7 +45,8 @@ typedef char V32 __attribute__((vector_size(32), aligned(1), may_alias));
  * unmeasured there; Intel's string move ran faster than the loops on skewed 4 KiB blocks,
  * copy_kernels.c: copy_string). On Zen 3 the loop also beat the string move lined up, 1.3-1.8x
  * at 2.2-12 KiB in the L1 (6.3 KiB: 85 against 58 GB/s), tied from 32 KiB on: there every long
- * copy takes it (with prefetches ahead beyond the L2: copy_kernels.c, LONG_AHEAD). Out of line, so that the kernels that inline copy_bytes keep their size. */
+ * copy takes it (with prefetches ahead beyond the L2: copy_kernels.c, LONG_AHEAD). Out of line,
+ * so that the kernels that inline copy_bytes keep their size. */
 extern size_t MPID_Copy_chunk;
 void MPID_Copy_init(void);
 void MPID_Copy_long(char *d, const char *s, size_t n);
