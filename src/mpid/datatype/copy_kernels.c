@@ -62,6 +62,12 @@ STRIDE_TEST lines_apart(MPI_Aint stride)
 {
     return stride >= 256 || stride <= -256;
 }
+/* How many of n blocks prefetch the one `ahead` blocks on (i < lead), when they prefetch at all
+ * (far): the last `ahead` have none left to prefetch. */
+static inline __attribute__((always_inline)) MPI_Count prefetch_lead(bool far, MPI_Count n, MPI_Count ahead)
+{
+    return far && n > ahead ? n - ahead : 0;
+}
 
 /* Long blocks with a gap of lines between them: the hardware prefetcher stops at each block's end
  * and at each page boundary, so each block's lines are prefetched while the block before it is
@@ -414,7 +420,7 @@ static inline __attribute__((always_inline)) void move_block(char *d, const char
     { \
         bool far = lines_apart(stride);   /* the hardware prefetcher does not follow: we lead */ \
         MPI_Count ahead = page_apart(stride) ? PAGE_AHEAD : RW ? 8 : 16; \
-        MPI_Count lead = LEAD && far && n > ahead ? n - ahead : 0; \
+        MPI_Count lead = prefetch_lead(LEAD && far, n, ahead); \
         bool own_lines = stride >= 64 || stride <= -64; \
         bool wide = !RW || ((uintptr_t) typed % 32 == 0 && stride % 32 == 0);   /* see move_fixed */ \
         switch (bs) { \
@@ -934,7 +940,7 @@ static inline __attribute__((always_inline)) void unpack_throttled(char *packed,
 {
     MPI_Count line[12];
     volatile MPI_Count *scratch = line;
-    MPI_Count lead = page_apart(stride) && n > PAGE_AHEAD ? n - PAGE_AHEAD : 0;
+    MPI_Count lead = prefetch_lead(page_apart(stride), n, PAGE_AHEAD);
     for (MPI_Count i = 0; i < n; i++, packed += bs, typed = at(typed, stride)) {
         if (i < lead)
             __builtin_prefetch(at_k(typed, PAGE_AHEAD, stride), 1);
@@ -1302,14 +1308,13 @@ static inline __attribute__((always_inline)) STREAM_TARGET void stream_words(cha
 static inline __attribute__((always_inline)) STREAM_TARGET void stream_pack_8(char *d, const char *s,
                                                                               MPI_Aint stride, MPI_Count n)
 {
-    bool far = lines_apart(stride);
-    MPI_Count i = 0;
+    MPI_Count i = 0, lead = prefetch_lead(lines_apart(stride), n, 17);
     if ((uintptr_t) d % 16 && n > 0) {
         stream_words(d, s, 8);
         d += 8, s = at((char *) s, stride), i++;
     }
     for (; i + 2 <= n; i += 2, d += 16, s = at_k((char *) s, 2, stride)) {
-        if (far && i + 18 <= n) {
+        if (i < lead) {
             __builtin_prefetch(at_k((char *) s, 16, stride), 0);
             __builtin_prefetch(at_k((char *) s, 17, stride), 0);
         }
@@ -1324,7 +1329,7 @@ static inline __attribute__((always_inline)) STREAM_TARGET void stream_pack_8(ch
  * stores on the side written; blocks lines apart are prefetched ahead, as in the kernels. */
 #define STREAM_BLOCKS(PACK, ADDR, FAR) \
     do { \
-        MPI_Count lead = (FAR) && n > 16 ? n - 16 : 0; \
+        MPI_Count lead = prefetch_lead(FAR, n, 16); \
         for (MPI_Count i = 0; i < n; i++, stream += bs) { \
             if (i < lead) \
                 __builtin_prefetch(ADDR(i + 16), !(PACK)); \
@@ -1453,7 +1458,7 @@ static inline __attribute__((always_inline)) STREAM_TARGET void pack_odd_one(cha
 static inline __attribute__((always_inline)) STREAM_TARGET void pack_odd_row(char *d, char *typed, MPI_Aint stride,
                                                                              MPI_Count n, const int m, bool streamed)
 {
-    MPI_Count i = 0, lead = lines_apart(stride) && n > 17 ? n - 17 : 0;
+    MPI_Count i = 0, lead = prefetch_lead(lines_apart(stride), n, 17);
     if ((uintptr_t) d % 16 && n > 0) {   /* one block alone, after which the stream is on a boundary */
         pack_odd_one(d, typed, m, streamed);
         d += 8 * m, typed = at(typed, stride), i++;
@@ -1501,7 +1506,7 @@ static inline __attribute__((always_inline)) STREAM_TARGET void stream_pairs_row
                                                                                  MPI_Aint stride, MPI_Count n,
                                                                                  const int pairs)
 {
-    MPI_Count lead = lines_apart(stride) && n > 16 ? n - 16 : 0;
+    MPI_Count lead = prefetch_lead(lines_apart(stride), n, 16);
     for (MPI_Count i = 0; i < n; i++, d += 16 * pairs, typed = at(typed, stride)) {
         if (i < lead)   /* as STREAM_BLOCKS does */
             __builtin_prefetch(at_k(typed, 16, stride), 0);
