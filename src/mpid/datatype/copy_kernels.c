@@ -932,12 +932,35 @@ static int scratch_stores(MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint r
     }
 }
 
+/* The other throttle on trial (MPID_Unpack_rows): no scratch stores, but a pause after every
+ * PAUSE_BLOCKS blocks of a row and after its last, which leaves the store misses in flight time to
+ * drain without taking store queue entries. On the Zen 3 guest, where two scratch stores per block
+ * held the 64^3 x face at 3.1-3.3 GB/s in every process, a pause after each row of 64 blocks
+ * unpacked it at 4.6-4.9 in the processes where MPICH's plain loop ran 3.8-4.7 (the pause left
+ * the time between MPICH's calls: a plain loop with a pause or an mfence before each call of
+ * 4096 blocks ran near MPICH, without it 2.2-3.0). Larger blocks, or fewer of them, lost up to
+ * half with pauses in a sweep, so the trial decides. */
+#define PAUSE_BLOCKS 64
+#define PAUSE_WAY 13   /* unpack_throttled's k for pauses (scratch counts are 1-12) */
+
 /* k is a constant at each call, so the scratch stores are straight-line code. Blocks pages apart
  * are each a TLB miss too: they are prefetched as in the other kernels (8-byte faces of a 512^3
  * array, when they throttled: 0.72 to 0.88 GB/s). */
 static inline __attribute__((always_inline)) void unpack_throttled(char *packed, char *typed, MPI_Aint stride,
                                                                   MPI_Count bs, MPI_Count n, const int k)
 {
+    if (k == PAUSE_WAY) {   /* tight inner loops: a test of the block size or of the count in them ran at 3.1-3.2 */
+        for (MPI_Count i = 0; i < n; _mm_pause()) {
+            MPI_Count end = n - i < PAUSE_BLOCKS ? n : i + PAUSE_BLOCKS;
+            if (bs == 8)
+                for (; i < end; i++, packed += 8, typed = at(typed, stride))
+                    memcpy(typed, packed, 8);
+            else
+                for (; i < end; i++, packed += bs, typed = at(typed, stride))
+                    copy_bytes(typed, packed, bs);
+        }
+        return;
+    }
     MPI_Count line[12];
     volatile MPI_Count *scratch = line;
     MPI_Count lead = prefetch_lead(page_apart(stride), n, PAGE_AHEAD);
@@ -983,7 +1006,7 @@ static HOT_LOOPS __attribute__((noinline)) void unpack_narrow(char *packed, char
     }
 }
 
-/* One row of blocks, with scratch_k scratch stores per block. */
+/* One row of blocks, with scratch_k scratch stores per block (PAUSE_WAY: pauses instead). */
 static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
                                                     MPI_Count n, int scratch_k, bool cached)
 {
@@ -992,7 +1015,7 @@ static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, 
         unpack_throttled(packed, typed, stride, bs, n, K); \
         return;
     switch (scratch_k) {
-        THROTTLED(1) THROTTLED(2) THROTTLED(4) THROTTLED(6) THROTTLED(8) THROTTLED(12)
+        THROTTLED(1) THROTTLED(2) THROTTLED(4) THROTTLED(6) THROTTLED(8) THROTTLED(12) THROTTLED(PAUSE_WAY)
     }
 #undef THROTTLED
     if (bs == 8 && zen5_gathers(true, stride)) {
@@ -1073,17 +1096,24 @@ static inline __attribute__((always_inline)) void unpack_rows(char *packed, char
  * from moment to moment (in a test program: 165-180 or 280-330 TSC ticks per 64 blocks where none
  * took 190-215, which of the two set by where the face, the packed buffer and the stack fall).
  * So the throttle is put on trial: the first calls of every epoch of each scratch count take
- * turns with and without it, timed per block by the TSC, and the way with the lower median time
- * (the best time favours the way whose times spread more) is kept for the rest of the epoch.
- * The turns follow the Thue-Morse sequence (parity of the call number), so that a program that
- * alternates two layouts does not time each way on one of them only. Trials take 16 of every
- * 1024 calls; at worst half of those run the slower way. A known bias: a call runs differently
- * after one of the other way (1024 8-byte blocks a page apart: 782 ticks throttled and 873 not
- * call after call, but 1332 throttled after an unthrottled call and 673 the other way round).
- * Timing only the second of two calls of each way chose better there but worse for 16-byte blocks
- * (more trial calls of the slow way, a wrong pick in some epochs), so it was not kept. */
-#define THROTTLE_TRIALS 8
-#define THROTTLE_EPOCH 1024
+ * turns with it, without it and with pauses instead (PAUSE_BLOCKS), timed per block by the TSC,
+ * and the way with the lowest median time (the best time favours the way whose times spread more)
+ * is kept for the rest of the epoch. The turns follow the Thue-Morse sequence over three symbols
+ * (the sum of the turn number's base-3 digits, mod 3), so that a program that alternates layouts
+ * does not time a way on one of them only. Trials take 72 of every 2048 calls; at worst two
+ * thirds of those run a slower way. A call runs differently after calls of another way (1024
+ * 8-byte blocks a page apart: 782 ticks throttled and 873 not call after call, but 1332 throttled
+ * after an unthrottled call and 673 the other way round; the 64^3 x face on Zen 3 took 3-5 calls
+ * to settle), so a turn is 8 calls and only its last 4 are timed. With turns of one call, or of
+ * four with the last three timed, the trial kept no throttle in most epochs on Zen 3, whose first
+ * unthrottled calls ran fast, and the face then unpacked at 2.3-3.2 GB/s; with turns of 8, at
+ * 3.9-4.4. */
+enum { WAY_SCRATCH, WAY_NONE, WAY_PAUSE, THROTTLE_WAYS };   /* WAY_SCRATCH until a verdict */
+#define THROTTLE_TRIALS 3                                    /* turns of each way */
+#define TURN_CALLS 8                                         /* a turn's calls, half of them timed */
+#define TRIAL_TURNS (THROTTLE_WAYS * THROTTLE_TRIALS)
+#define TRIAL_CALLS (TRIAL_TURNS * TURN_CALLS)
+#define THROTTLE_EPOCH 2048
 /* A trial's next call number within its epoch. No atomic add: threads that race on the count
  * only lose calls from it, or share a turn. (The streaming trial counts the same way.) */
 static unsigned trial_call(_Atomic unsigned *calls, unsigned epoch)
@@ -1094,17 +1124,26 @@ static unsigned trial_call(_Atomic unsigned *calls, unsigned epoch)
 }
 static struct throttle_trial {
     _Atomic unsigned calls;
-    _Atomic uint32_t ticks[2 * THROTTLE_TRIALS];   /* per 64 blocks, by call of the epoch */
-    _Atomic bool without;                          /* the epoch's verdict */
-} throttle_trials[13];                             /* by scratch count (at most 12) */
+    _Atomic uint32_t ticks[TRIAL_TURNS];   /* per 64 blocks, summed over each turn's timed calls */
+    _Atomic int way;                       /* the epoch's verdict */
+} throttle_trials[13];                     /* by scratch count (at most 12) */
 
-/* The median of one way's trial times (calls of parity with). */
-static uint32_t trial_median(struct throttle_trial *t, int with)
+/* The way trial turn c takes (9 turns: 3 of each). */
+static int trial_way(unsigned c)
+{
+    unsigned digits = 0;
+    for (; c; c /= 3)
+        digits += c % 3;
+    return (int) (digits % THROTTLE_WAYS);
+}
+
+/* The median of one way's trial times. */
+static uint32_t trial_median(struct throttle_trial *t, int way)
 {
     uint32_t v[THROTTLE_TRIALS];
     int m = 0;
-    for (unsigned c = 0; c < 2 * THROTTLE_TRIALS; c++)
-        if (__builtin_parity(c) == with) {
+    for (unsigned c = 0; c < TRIAL_TURNS; c++)
+        if (trial_way(c) == way) {
             uint32_t x = atomic_load_explicit(&t->ticks[c], memory_order_relaxed);
             int j = m++;
             for (; j > 0 && v[j - 1] > x; j--)   /* insertion sort */
@@ -1114,14 +1153,27 @@ static uint32_t trial_median(struct throttle_trial *t, int with)
     return v[THROTTLE_TRIALS / 2];
 }
 
-/* Records the time of trial call call of the epoch; the last one gives the epoch's verdict. */
+/* Adds the time of trial call call of the epoch to its turn's; the last one gives the epoch's
+ * verdict. */
 static void trial_record(struct throttle_trial *t, unsigned call, uint64_t ticks)
 {
-    atomic_store_explicit(&t->ticks[call], ticks < UINT32_MAX ? (uint32_t) ticks : UINT32_MAX,
+    unsigned turn = call / TURN_CALLS;
+    uint64_t sum = ticks;
+    if (call % TURN_CALLS != TURN_CALLS / 2)   /* not the turn's first timed call */
+        sum += atomic_load_explicit(&t->ticks[turn], memory_order_relaxed);
+    atomic_store_explicit(&t->ticks[turn], sum < UINT32_MAX ? (uint32_t) sum : UINT32_MAX,
                           memory_order_relaxed);
     /* A time another thread has not stored yet is last epoch's, which does no harm. */
-    if (call == 2 * THROTTLE_TRIALS - 1)
-        atomic_store_explicit(&t->without, trial_median(t, 0) < trial_median(t, 1), memory_order_relaxed);
+    if (call == TRIAL_CALLS - 1) {
+        int best = 0;
+        uint32_t best_ticks = trial_median(t, 0);
+        for (int way = 1; way < THROTTLE_WAYS; way++) {
+            uint32_t ticks = trial_median(t, way);
+            if (ticks < best_ticks)
+                best = way, best_ticks = ticks;
+        }
+        atomic_store_explicit(&t->way, best, memory_order_relaxed);
+    }
 }
 
 HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
@@ -1133,9 +1185,10 @@ HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_
     bool timed = false;
     if (k) {
         call = trial_call(&t->calls, THROTTLE_EPOCH);
-        timed = call < 2 * THROTTLE_TRIALS;
-        if (timed ? !__builtin_parity(call) : atomic_load_explicit(&t->without, memory_order_relaxed))
-            k = 0;
+        timed = call < TRIAL_CALLS;
+        int way = timed ? trial_way(call / TURN_CALLS) : atomic_load_explicit(&t->way, memory_order_relaxed);
+        timed = timed && call % TURN_CALLS >= TURN_CALLS / 2;
+        k = way == WAY_NONE ? 0 : way == WAY_PAUSE ? PAUSE_WAY : k;
     }
     uint64_t start = timed ? __rdtsc() : 0;
     unpack_rows(packed, typed, stride, bs, n, row_step, rows, k);

@@ -1,7 +1,8 @@
 /*
  * The unpack store throttle on trial (copy_kernels.c: scratch_stores, MPID_Unpack_rows): small
- * blocks at strides of a multiple of 512 bytes are unpacked with and without scratch stores in
- * turns for the first calls of every epoch of 1024 calls, and then the way that timed faster.
+ * blocks at strides of a multiple of 512 bytes are unpacked with scratch stores, without them and
+ * with pauses in turns for the first calls of every epoch of 2048 calls, and then the way that
+ * timed fastest.
  * Whichever way each call takes, it must write exactly the blocks. The testlist line sets
  * LOOM_RULES=zen4, since only AMD's rules throttle. Three layouts, unpacked in turns (as a
  * program exchanging several faces would) for more than two epochs each: a column of 8-byte blocks
@@ -12,7 +13,7 @@
 #include <stdint.h>
 #include "mtest.h"
 
-#define CALLS 2100   /* two epochs and the trials of a third */
+#define CALLS 4200   /* two epochs and the trials of a third */
 
 struct layout {
     const char *name;
