@@ -941,7 +941,23 @@ static int scratch_stores(MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint r
  * 4096 blocks ran near MPICH, without it 2.2-3.0). Larger blocks, or fewer of them, lost up to
  * half with pauses in a sweep, so the trial decides. */
 #define PAUSE_BLOCKS 64
-#define PAUSE_WAY 13   /* unpack_throttled's k for pauses (scratch counts are 1-12) */
+#define PAUSE_WAY 13   /* unpack_row's scratch_k for pauses (scratch counts are 1-12) */
+
+/* Two tight inner loops: with a test of the block size or of the count per block, the same
+ * pauses ran at 3.1-3.2 GB/s. */
+static inline __attribute__((always_inline)) void unpack_paused(char *packed, char *typed, MPI_Aint stride,
+                                                               MPI_Count bs, MPI_Count n)
+{
+    for (MPI_Count i = 0; i < n; _mm_pause()) {
+        MPI_Count end = n - i < PAUSE_BLOCKS ? n : i + PAUSE_BLOCKS;
+        if (bs == 8)
+            for (; i < end; i++, packed += 8, typed = at(typed, stride))
+                memcpy(typed, packed, 8);
+        else
+            for (; i < end; i++, packed += bs, typed = at(typed, stride))
+                copy_bytes(typed, packed, bs);
+    }
+}
 
 /* k is a constant at each call, so the scratch stores are straight-line code. Blocks pages apart
  * are each a TLB miss too: they are prefetched as in the other kernels (8-byte faces of a 512^3
@@ -949,18 +965,6 @@ static int scratch_stores(MPI_Aint stride, MPI_Count bs, MPI_Count n, MPI_Aint r
 static inline __attribute__((always_inline)) void unpack_throttled(char *packed, char *typed, MPI_Aint stride,
                                                                   MPI_Count bs, MPI_Count n, const int k)
 {
-    if (k == PAUSE_WAY) {   /* tight inner loops: a test of the block size or of the count in them ran at 3.1-3.2 */
-        for (MPI_Count i = 0; i < n; _mm_pause()) {
-            MPI_Count end = n - i < PAUSE_BLOCKS ? n : i + PAUSE_BLOCKS;
-            if (bs == 8)
-                for (; i < end; i++, packed += 8, typed = at(typed, stride))
-                    memcpy(typed, packed, 8);
-            else
-                for (; i < end; i++, packed += bs, typed = at(typed, stride))
-                    copy_bytes(typed, packed, bs);
-        }
-        return;
-    }
     MPI_Count line[12];
     volatile MPI_Count *scratch = line;
     MPI_Count lead = prefetch_lead(page_apart(stride), n, PAGE_AHEAD);
@@ -1015,7 +1019,10 @@ static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, 
         unpack_throttled(packed, typed, stride, bs, n, K); \
         return;
     switch (scratch_k) {
-        THROTTLED(1) THROTTLED(2) THROTTLED(4) THROTTLED(6) THROTTLED(8) THROTTLED(12) THROTTLED(PAUSE_WAY)
+        THROTTLED(1) THROTTLED(2) THROTTLED(4) THROTTLED(6) THROTTLED(8) THROTTLED(12)
+    case PAUSE_WAY:
+        unpack_paused(packed, typed, stride, bs, n);
+        return;
     }
 #undef THROTTLED
     if (bs == 8 && zen5_gathers(true, stride)) {
@@ -1185,9 +1192,9 @@ HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_
     bool timed = false;
     if (k) {
         call = trial_call(&t->calls, THROTTLE_EPOCH);
-        timed = call < TRIAL_CALLS;
-        int way = timed ? trial_way(call / TURN_CALLS) : atomic_load_explicit(&t->way, memory_order_relaxed);
-        timed = timed && call % TURN_CALLS >= TURN_CALLS / 2;
+        bool trial = call < TRIAL_CALLS;
+        int way = trial ? trial_way(call / TURN_CALLS) : atomic_load_explicit(&t->way, memory_order_relaxed);
+        timed = trial && call % TURN_CALLS >= TURN_CALLS / 2;   /* a turn's last calls */
         k = way == WAY_NONE ? 0 : way == WAY_PAUSE ? PAUSE_WAY : k;
     }
     uint64_t start = timed ? __rdtsc() : 0;
