@@ -1674,14 +1674,43 @@ LATE STREAM_TARGET MPI_Count MPID_Stream_indexed(bool pack, char **stream_p, cha
     return b;
 }
 
+/* Four pages of a run at once, 128 bytes of each per step, all 16 loads ahead of their stores, and
+ * each page's next lines prefetched, on Intel processors (the form of glibc's memcpy beyond its
+ * non-temporal threshold). The plain loop loses there twice: the hardware prefetcher follows one
+ * page at a time, and where the destination lies a few bytes past the source modulo 4 KiB (an
+ * unpack into a row of doubles 8 bytes past a line, the packed buffer on a line) every load waits
+ * on the store before it to the same low address bits (4K aliasing). Ice Lake host, 64 MiB from
+ * memory in a test program: unpacked 10.5-11.1 GB/s where the plain loop ran 4.5-4.7 (glibc's
+ * memcpy 10.9-11.3), packed 10.4-11.1 where it ran 7.4-8.3 (memcpy 10.4-10.7). Not measured on
+ * AMD processors, which keep the plain loop. */
+#define STREAM_PAGE 4096
+static inline __attribute__((always_inline)) STREAM_TARGET void stream_four_pages(char *d, const char *s)
+{
+    for (size_t o = 0; o < STREAM_PAGE; o += 128) {
+        __m256i v[16];   /* in registers: the loops are unrolled */
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; i++)   /* the next two steps' lines: one step ahead lost a quarter */
+            __builtin_prefetch(s + (i / 4) * STREAM_PAGE + o + 128 + (i % 4) * 64);
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; i++)
+            v[i] = _mm256_loadu_si256((const __m256i *) (s + (i / 4) * STREAM_PAGE + o + (i % 4) * 32));
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; i++)
+            _mm256_stream_si256((__m256i *) (d + (i / 4) * STREAM_PAGE + o + (i % 4) * 32), v[i]);
+    }
+}
+
 LATE STREAM_TARGET bool MPID_Stream_run(char *d, const char *s, size_t n)
 {
     if (!stream_unit)
         return false;
-    size_t head = (size_t) (-(uintptr_t) d & 31);   /* to d's next 32-byte boundary */
+    size_t head = (size_t) (-(uintptr_t) d & (amd_host ? 31 : 63));   /* to d's next 32- or 64-byte boundary */
     head = head < n ? head : n;
     copy_bytes(d, s, (MPI_Count) head);
     d += head, s += head, n -= head;
+    if (!amd_host)
+        for (; n >= 4 * STREAM_PAGE; n -= 4 * STREAM_PAGE, d += 4 * STREAM_PAGE, s += 4 * STREAM_PAGE)
+            stream_four_pages(d, s);
     for (; n >= 32; n -= 32, d += 32, s += 32)
         _mm256_stream_si256((__m256i *) d, _mm256_loadu_si256((const __m256i *) s));
     copy_bytes(d, s, (MPI_Count) n);
