@@ -714,11 +714,13 @@ LATE GATHER_TARGET __attribute__((noinline)) static void unpack_scatter_8(char *
  * code, and the 64 MiB vector unpacked at 0.96x. The pack reads the gap after its group's last
  * block, so a group is taken only where a block follows it. The pack needs AVX2 only, and gains on
  * Zen 3 too (in the benchmark next to pack_row, eight runs: vec_8B/L2 -9 to +6%, median +4%; the
- * 64 MiB vector +0-12%, median +6%); the unpack's masked stores need AVX-512. */
+ * 64 MiB vector +0-12%, median +6%) and on the Ice Lake host (vec_8B/L2 32 GB/s where pack_row
+ * ran 21, in two processes next to it; the 64 MiB vector streams); the unpack's masked stores
+ * need AVX-512. */
 STRIDE_TEST alternate_8(bool pack, MPI_Count bs, MPI_Aint stride)
 {
     return bs == 8 && stride == 16
-        && (pack ? amd_host && MPID_Kernels == &kernels_avx2 : zen5_host && gather_unit);
+        && (pack ? MPID_Kernels == &kernels_avx2 : zen5_host && gather_unit);
 }
 LATE __attribute__((target("avx2"), noinline)) static void pack_alternate_8(char *packed, char *typed, MPI_Aint stride,
                                                                             MPI_Count bs, MPI_Count n)
@@ -749,8 +751,8 @@ LATE GATHER_TARGET __attribute__((noinline)) static void unpack_alternate_8(char
         memcpy(typed, packed, 8);
 }
 
-/* The row kernel chosen ahead of the row loops, or NULL: 8-byte blocks 16 bytes apart on AMD
- * processors (alternate_8; unpacked on Zen 5 only, where cached, four blocks to a line), and small blocks pages apart
+/* The row kernel chosen ahead of the row loops, or NULL: 8-byte blocks 16 bytes apart
+ * (alternate_8; unpacked on Zen 5 only, where cached, four blocks to a line), and small blocks pages apart
  * that are taken to be in the cache (lines_fit_chunk). The small-block loops then need not prefetch
  * those ahead: each block is a TLB miss, but a prefetch adds a second TLB lookup per block and
  * keeps nothing in flight that the out-of-order core does not already have (NAS LU y face class E,
