@@ -8,7 +8,8 @@
  * program exchanging several faces would) for more than two epochs each: a column of 8-byte blocks
  * 512 bytes apart (the x face of a 64^3 array of doubles), 16-byte blocks 1 KiB apart and 32-byte
  * blocks a page apart. Each call unpacks new values; the bytes between the blocks are checked at
- * the end.
+ * the end. Run again with LOOM_RULES=intel, which does not throttle but writes the first layout
+ * with each block's line prefetched ahead (copy_kernels.c: unpack_crowded_8).
  */
 #include <stdint.h>
 #include "mtest.h"
