@@ -1136,10 +1136,10 @@ static inline __attribute__((always_inline)) void unpack_rows(char *packed, char
 {
     bool cached = lines_fit_chunk(1, n * rows);   /* n * rows: the blocks of this call */
     MPI_Count r = 0;
-    if (bs == 8 && k == 0 && uneven_pages_apart(stride) && !zen5_host)
+    if (bs == 8 && k == 0 && uneven_pages_apart(stride) && !zen5_host) {
         for (; r + 2 <= rows; r += 2, packed += 2 * n * bs, typed = at_k(typed, 2, row_step))
             unpack_rows2_8(packed, typed, stride, n, row_step);
-    else if (bs == 8 && k == 0 && plain_8(stride, cached)) {
+    } else if (bs == 8 && k == 0 && plain_8(stride, cached)) {
         unpack_plain_8(packed, typed, stride, n, row_step, rows);
         return;
     }

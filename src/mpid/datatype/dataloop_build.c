@@ -400,7 +400,6 @@ static int leaf_from_blocks(const Blocks *b, MPI_Count n, MPI_Aint d, MPI_Dataty
     return MPI_SUCCESS;
 }
 
-/* Blocks of elements of child (a built loop, consumed), child instances extent bytes apart. */
 /* The blocks that hold elements; uniform ones counted without a loop (a vector may have 2^40). */
 static MPI_Count nonempty_blocks(const Blocks *b)
 {
@@ -425,6 +424,7 @@ static bool any_block(const Blocks *b)
     return false;
 }
 
+/* Blocks of elements of child (a built loop, consumed), child instances extent bytes apart. */
 static int make_blocks(const Blocks *b, MPID_Loop *child, MPI_Aint extent, MPID_Loop **out)
 {
     if (!any_block(b) || child->size == 0) {
