@@ -1035,7 +1035,16 @@ static HOT_LOOPS __attribute__((noinline)) void unpack_crowded_8(char *packed, c
         memcpy(typed, packed, 8);
 }
 
-/* 8-byte blocks for the plain loop, one move each (unpack_row says where). */
+/* 8-byte blocks for the plain loop, one move each. Blocks a page or more apart but not whole
+ * pages: each is a TLB miss, which bounds the loop; one move per block, with no prefetch and no
+ * joined loads, measured best (NAS MG x face class D, 4112 bytes apart: +7% over unpack_row's
+ * joined loop, +3.5% over it without the prefetch; prefetching each block 16 or 32 ahead: -30%).
+ * Whole pages apart the joined loop is better (512^3 x face: the plain loop -12%), and on Zen 5
+ * for these too (NAS MG x face class D, in the benchmark next to the two-row loop, unpack_rows2_8:
+ * +5%). The plain loop also takes blocks lines apart whose lines are taken to be in the cache
+ * (lines_fit_chunk): the prefetch and the joined stores only cost there (Xeon, NAS MG x face class
+ * B, 1040 bytes apart: 6.5 to 7.5 GB/s; from memory they gain 10%). Not the blocks that
+ * unpack_row scatters (zen5_gathers) or prefetches (set_crowded). */
 STRIDE_TEST plain_8(MPI_Aint stride, bool cached)
 {
     return !(cached && set_crowded(stride)) && !zen5_gathers(true, stride)
@@ -1080,24 +1089,12 @@ static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, 
             MPID_Kernels->unpack_strided(packed, typed, stride, bs, n);
         return;
     }
-    /* Blocks a page or more apart but not whole pages: each is a TLB miss, which bounds the loop;
-     * one move per block, with no prefetch and no joined loads, measured best (NAS MG x face
-     * class D, 4112 bytes apart: +7% over the loop below, +3.5% over it without the prefetch;
-     * prefetching each block 16 or 32 ahead: -30%). Whole pages apart the loop below is better
-     * (512^3 x face: the plain loop -12%), and on Zen 5 for these too (NAS MG x face class D,
-     * in the benchmark next to the two-row loop, unpack_rows2_8: +5%). The plain loop also
-     * takes blocks lines apart whose lines are taken to be in the cache (lines_fit_chunk): the
-     * prefetch and the joined stores below only cost there (Xeon, NAS MG x face class B, 1040
-     * bytes apart: 6.5 to 7.5 GB/s; from memory they gain 10%). */
     if (cached && set_crowded(stride)) {
         unpack_crowded_8(packed, typed, stride, n);
         return;
     }
-    if (plain_8(stride, cached)) {
-        unpack_plain_8(packed, typed, stride, n, 0, 1);
-        return;
-    }
-    /* Blocks whole pages apart come here only in short rows or on more pages than the TLB maps
+    /* (rows for the plain loop, plain_8, do not come here: unpack_rows takes them all at once)
+     * Blocks whole pages apart come here only in short rows or on more pages than the TLB maps
      * (others throttle, see scratch_stores); they are not prefetched at all (the many pages
      * measured slower with PAGE_AHEAD). */
     bool lead = lines_apart(stride) && !page_apart(stride);
@@ -1136,11 +1133,11 @@ static inline __attribute__((always_inline)) void unpack_rows(char *packed, char
 {
     bool cached = lines_fit_chunk(1, n * rows);   /* n * rows: the blocks of this call */
     MPI_Count r = 0;
-    if (bs == 8 && k == 0 && uneven_pages_apart(stride) && !zen5_host) {
+    if (bs == 8 && k == 0 && uneven_pages_apart(stride) && !zen5_host)
         for (; r + 2 <= rows; r += 2, packed += 2 * n * bs, typed = at_k(typed, 2, row_step))
             unpack_rows2_8(packed, typed, stride, n, row_step);
-    } else if (bs == 8 && k == 0 && plain_8(stride, cached)) {
-        unpack_plain_8(packed, typed, stride, n, row_step, rows);
+    if (bs == 8 && k == 0 && plain_8(stride, cached)) {   /* all rows, or the one the pairs left */
+        unpack_plain_8(packed, typed, stride, n, row_step, rows - r);
         return;
     }
     for (; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
