@@ -1017,7 +1017,10 @@ static HOT_LOOPS __attribute__((noinline)) void unpack_narrow(char *packed, char
  * before its store, so that the store finds it in the L1. Ice Lake host, a test program, 64 rows
  * of 64 blocks in the L2: 512 and 1536 bytes apart (the x face of a 64^3 array) +8-24% over the
  * plain loop; 2560 apart a tie; 1024 or 1040 apart (fewer or all sets) it lost 5-10%, so those
- * keep the plain loop. (AMD processors throttle such stores instead: scratch_stores.) */
+ * keep the plain loop. A page or more apart (such rows come here only when their lines fit the
+ * L1: MPID_Strided_row_kernel) one row of 256-300 blocks 4608 or 5632 bytes apart gained 5-10%
+ * over the plain loop, but two or more rows ran 20-50% faster two at a time (ROW_PAIRED). (AMD
+ * processors throttle such stores instead: scratch_stores.) */
 #define CROWDED_AHEAD 4
 STRIDE_TEST set_crowded(MPI_Aint stride)
 {
@@ -1035,20 +1038,42 @@ static HOT_LOOPS __attribute__((noinline)) void unpack_crowded_8(char *packed, c
         memcpy(typed, packed, 8);
 }
 
-/* 8-byte blocks for the plain loop, one move each. Blocks a page or more apart but not whole
- * pages: each is a TLB miss, which bounds the loop; one move per block, with no prefetch and no
- * joined loads, measured best (NAS MG x face class D, 4112 bytes apart: +7% over unpack_row's
- * joined loop, +3.5% over it without the prefetch; prefetching each block 16 or 32 ahead: -30%).
- * Whole pages apart the joined loop is better (512^3 x face: the plain loop -12%), and on Zen 5
- * for these too (NAS MG x face class D, in the benchmark next to the two-row loop, unpack_rows2_8:
- * +5%). The plain loop also takes blocks lines apart whose lines are taken to be in the cache
- * (lines_fit_chunk): the prefetch and the joined stores only cost there (Xeon, NAS MG x face class
- * B, 1040 bytes apart: 6.5 to 7.5 GB/s; from memory they gain 10%). Not the blocks that
- * unpack_row scatters (zen5_gathers) or prefetches (set_crowded). */
-STRIDE_TEST plain_8(MPI_Aint stride, bool cached)
+/* How unpack_rows unpacks a call's rows, decided once per call (row_way, which holds the order of
+ * precedence). */
+enum row_way {
+    ROW_THROTTLED,   /* scratch stores or pauses, as the throttle's trial says (k) */
+    ROW_WIDE,        /* blocks other than 8 bytes: unpack_narrow or the kernels */
+    ROW_SCATTER,     /* AVX-512 scatters (zen5_gathers) */
+    ROW_PAIRED,      /* two rows at a time (unpack_rows2_8), then the plain loop for the one left */
+    ROW_CROWDED,     /* a write prefetch ahead (set_crowded) */
+    ROW_PLAIN,       /* the plain loop, all rows in one nest (unpack_plain_8) */
+    ROW_JOINED,      /* two loads joined into each 16-byte load, write prefetches lines apart */
+};
+/* 8-byte blocks take the plain loop, one move each, a page or more apart but not whole pages: each
+ * is a TLB miss, which bounds the loop; one move per block, with no prefetch and no joined loads,
+ * measured best (NAS MG x face class D, 4112 bytes apart: +7% over the joined loop, +3.5% over it
+ * without the prefetch; prefetching each block 16 or 32 ahead: -30%). Whole pages apart the joined
+ * loop is better (512^3 x face: the plain loop -12%), and on Zen 5 for these too (NAS MG x face
+ * class D, in the benchmark next to the two-row loop: +5%). The plain loop also takes blocks lines
+ * apart whose lines are taken to be in the cache (cached: lines_fit_chunk): the prefetch and the
+ * joined stores only cost there (Xeon, NAS MG x face class B, 1040 bytes apart: 6.5 to 7.5 GB/s;
+ * from memory they gain 10%). Two or more rows a page or more apart go two at a time first
+ * (unpack_rows2_8). */
+static inline __attribute__((always_inline)) enum row_way row_way(MPI_Aint stride, MPI_Count bs, MPI_Count rows,
+                                                                  int k, bool cached)
 {
-    return !(cached && set_crowded(stride)) && !zen5_gathers(true, stride)
-        && ((uneven_pages_apart(stride) && !zen5_host) || (cached && lines_apart(stride)));
+    if (k)
+        return ROW_THROTTLED;
+    if (bs != 8)
+        return ROW_WIDE;
+    if (zen5_gathers(true, stride))
+        return ROW_SCATTER;
+    bool uneven_pages = uneven_pages_apart(stride) && !zen5_host;
+    if (uneven_pages && rows >= 2)
+        return ROW_PAIRED;
+    if (cached && set_crowded(stride))
+        return ROW_CROWDED;
+    return uneven_pages || (cached && lines_apart(stride)) ? ROW_PLAIN : ROW_JOINED;
 }
 /* Rows of them in one loop nest, which unpack_rows calls once for all rows: through unpack_row, a
  * call and its tests per row ran NAS MG x face class B (64 rows of 64 blocks 1040 bytes apart) at
@@ -1063,40 +1088,43 @@ static HOT_LOOPS __attribute__((noinline)) void unpack_plain_8(char *packed, cha
     }
 }
 
-/* One row of blocks, with scratch_k scratch stores per block (PAUSE_WAY: pauses instead). */
+/* One row of blocks the way way says (not ROW_PAIRED or ROW_PLAIN, which unpack_rows runs itself),
+ * with scratch_k scratch stores per block when throttled (PAUSE_WAY: pauses instead). */
 static HOT __attribute__((noinline)) void unpack_row(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
-                                                    MPI_Count n, int scratch_k, bool cached)
+                                                    MPI_Count n, enum row_way way, int scratch_k)
 {
 #define THROTTLED(K) \
     case K: \
         unpack_throttled(packed, typed, stride, bs, n, K); \
         return;
-    switch (scratch_k) {
-        THROTTLED(1) THROTTLED(2) THROTTLED(4) THROTTLED(6) THROTTLED(8) THROTTLED(12)
-    case PAUSE_WAY:
-        unpack_paused(packed, typed, stride, bs, n);
-        return;
-    }
-#undef THROTTLED
-    if (bs == 8 && zen5_gathers(true, stride)) {
-        unpack_scatter_8(packed, typed, stride, n);
-        return;
-    }
-    if (bs != 8) {
+    switch (way) {
+    case ROW_THROTTLED:
+        switch (scratch_k) {
+            THROTTLED(1) THROTTLED(2) THROTTLED(4) THROTTLED(6) THROTTLED(8) THROTTLED(12)
+        case PAUSE_WAY:
+        default:   /* (scratch_stores gives no other counts) */
+            unpack_paused(packed, typed, stride, bs, n);
+            return;
+        }
+    case ROW_WIDE:
         if (narrow_unpack(stride, bs, n))
             unpack_narrow(packed, typed, stride, bs, n);
         else
             MPID_Kernels->unpack_strided(packed, typed, stride, bs, n);
         return;
-    }
-    if (cached && set_crowded(stride)) {
+    case ROW_SCATTER:
+        unpack_scatter_8(packed, typed, stride, n);
+        return;
+    case ROW_CROWDED:
         unpack_crowded_8(packed, typed, stride, n);
         return;
+    default:
+        break;
     }
-    /* (rows for the plain loop, plain_8, do not come here: unpack_rows takes them all at once)
-     * Blocks whole pages apart come here only in short rows or on more pages than the TLB maps
-     * (others throttle, see scratch_stores); they are not prefetched at all (the many pages
-     * measured slower with PAGE_AHEAD). */
+#undef THROTTLED
+    /* ROW_JOINED. Blocks whole pages apart come here only in short rows or on more pages than the
+     * TLB maps (others throttle, see scratch_stores); they are not prefetched at all (the many
+     * pages measured slower with PAGE_AHEAD). */
     bool lead = lines_apart(stride) && !page_apart(stride);
     MPI_Count i = 0;
     for (; i + 4 <= n; i += 4, packed += 32, typed = at_k(typed, 4, stride)) {
@@ -1131,17 +1159,17 @@ static inline __attribute__((always_inline)) void unpack_rows(char *packed, char
                                                              MPI_Count bs, MPI_Count n, MPI_Aint row_step,
                                                              MPI_Count rows, int k)
 {
-    bool cached = lines_fit_chunk(1, n * rows);   /* n * rows: the blocks of this call */
+    enum row_way way = row_way(stride, bs, rows, k, lines_fit_chunk(1, n * rows));   /* n * rows: this call's blocks */
     MPI_Count r = 0;
-    if (bs == 8 && k == 0 && uneven_pages_apart(stride) && !zen5_host)
-        for (; r + 2 <= rows; r += 2, packed += 2 * n * bs, typed = at_k(typed, 2, row_step))
-            unpack_rows2_8(packed, typed, stride, n, row_step);
-    if (bs == 8 && k == 0 && plain_8(stride, cached)) {   /* all rows, or the one the pairs left */
-        unpack_plain_8(packed, typed, stride, n, row_step, rows - r);
+    if (way == ROW_PAIRED || way == ROW_PLAIN) {
+        if (way == ROW_PAIRED)
+            for (; r + 2 <= rows; r += 2, packed += 2 * n * bs, typed = at_k(typed, 2, row_step))
+                unpack_rows2_8(packed, typed, stride, n, row_step);
+        unpack_plain_8(packed, typed, stride, n, row_step, rows - r);   /* all rows, or the one the pairs left */
         return;
     }
     for (; r < rows; r++, packed += n * bs, typed = at(typed, row_step))
-        unpack_row(packed, typed, stride, bs, n, k, cached);
+        unpack_row(packed, typed, stride, bs, n, way, k);
 }
 
 /* Whether the throttle helps depends on more than the processor. On the Zen 4 guest at its usual

@@ -3,8 +3,11 @@
  * row loops, not the cached kernels, copy these: NAS MG x faces): 8-byte blocks, whose pack loop
  * on AMD processors keeps only a few loads in flight by making each load's address depend on the
  * block packed some blocks before it, and 4- and 24-byte ones next to them. Strides of one page
- * and a little more, of whole pages, and negative; one long row of blocks (a vector), two (an
- * hvector of vectors, as the MG x face), and many rows shorter than the paced loop's lead. Run
+ * and a little more (4096 + 512 too: an odd multiple of 512, whose blocks Intel's unpack
+ * prefetches), of whole pages, and negative; one long row of blocks (a vector), two (an hvector
+ * of vectors, as the MG x face), many rows shorter than the paced loop's lead, and one or three
+ * rows whose lines fit the L1 (these stay with the row loops: three go two at a time, then the
+ * one left over). Run
  * with Intel's rules and with Zen 4's whatever the processor (LOOM_RULES=intel in the testlist;
  * pack_page_apart_amd_rules). The packed bytes must be the blocks' in type-map
  * order, nothing written past them; unpacking must write exactly the blocks and leave their
@@ -15,8 +18,9 @@
 
 #define STRIDE_MAX (2 * 4096 + 8)
 /* rows x blocks: more blocks than the engine takes to be cached (half the L2: 4096), in long
- * rows and in rows shorter than the paced loop's lead */
-static const int shapes[][2] = { { 1, 4500 }, { 2, 4500 }, { 600, 10 } };
+ * rows and in rows shorter than the paced loop's lead; and few enough for the L1 (48 KiB: two
+ * lines a block) */
+static const int shapes[][2] = { { 1, 4500 }, { 2, 4500 }, { 600, 10 }, { 1, 300 }, { 3, 100 } };
 
 static unsigned char *region;
 
@@ -89,7 +93,7 @@ int main(int argc, char **argv)
     MTest_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     static const int sizes[] = { 4, 8, 24 };
-    static const MPI_Aint strides[] = { 4096 + 16, 4096 + 1000, STRIDE_MAX, 4096, 2 * 4096 };
+    static const MPI_Aint strides[] = { 4096 + 16, 4096 + 512, 4096 + 1000, STRIDE_MAX, 4096, 2 * 4096 };
     size_t len = 0;
     for (size_t h = 0; h < sizeof shapes / sizeof shapes[0]; h++) {
         size_t need = (size_t) shapes[h][0] * (size_t) row_step_of(shapes[h][1], 24, STRIDE_MAX);
