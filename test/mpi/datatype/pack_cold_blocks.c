@@ -3,7 +3,9 @@
  * KiB) with more than 8 MiB in one MPI_Pack or MPI_Unpack call, more than any L2 the kernels take
  * to hold a call's blocks from one call to the next. Where they do not (Zen 5 rules), blocks with a
  * gap of 256 bytes or more are packed by 64-byte moves instead of the string move; a gap of 248
- * bytes keeps the string move, blocks 64 KiB apart (the same L2 sets) took memcpy before. Strides
+ * bytes keeps the string move, blocks 64 KiB apart (the same L2 sets) took memcpy before. Under
+ * Intel's rules (pack_cold_blocks_intel_rules) blocks of 4 KiB or more 64 KiB apart are unpacked
+ * by the string move too, where a 64 KiB set span puts them in the same L2 sets. Strides
  * forward and backward, one instance (the copy plan) and two (the segment walk). The packed bytes
  * must be the blocks' in type-map order, nothing written past them; unpacking must write exactly
  * the blocks, leaving the lines either side of each alone.
