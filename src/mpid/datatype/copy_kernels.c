@@ -1050,7 +1050,7 @@ enum row_way {
     ROW_PAIRED,      /* two rows at a time (unpack_rows2_8), then the plain loop for the one left */
     ROW_CROWDED,     /* a write prefetch ahead (set_crowded) */
     ROW_PLAIN,       /* the plain loop, all rows in one nest (unpack_plain_8) */
-    ROW_JOINED,      /* two loads joined into each 16-byte load, write prefetches lines apart */
+    ROW_JOINED,      /* two blocks from each 16-byte load, a write prefetch ahead lines apart */
 };
 /* 8-byte blocks take the plain loop, one move each, a page or more apart but not whole pages: each
  * is a TLB miss, which bounds the loop; one move per block, with no prefetch and no joined loads,
