@@ -809,6 +809,14 @@ LATE static __attribute__((noinline)) void pack_paced(char *packed, char *typed,
     }
 }
 
+/* 8-byte blocks a page or more apart, not whole pages (NAS MG x faces), each a TLB miss: the row
+ * loops copy them one move per block, packing (pack_row) and unpacking (row_way), except on Zen 5,
+ * where the joined loops beat that both ways. */
+STRIDE_TEST page_walk_blocks(MPI_Aint stride)
+{
+    return uneven_pages_apart(stride) && !zen5_host;
+}
+
 /* One row of blocks. The row functions stay out of line: inlined into the loop over rows, their
  * loops sit elsewhere, and where a loop sits moves its speed (see HOT; vec_8B/L2 unpack ran 29
  * instead of 55 GB/s). 8-byte blocks, the most common strided case: two loads joined into one
@@ -851,7 +859,7 @@ static HOT_LOOPS __attribute__((noinline)) void pack_row(char *packed, char *typ
      * as MPICH and the hand loop; the joined loads below waited on each other's page walks).
      * On AMD processors fewer in flight are faster (pack_paced); on Zen 5 the joined loads below
      * beat both (in the benchmark, next to them: +8% over the paced loop, +4% over this one). */
-    if (uneven_pages_apart(stride) && !zen5_host) {
+    if (page_walk_blocks(stride)) {
         if (amd_host)
             pack_paced(packed, typed, stride, n);
         else
@@ -1071,12 +1079,11 @@ static inline __attribute__((always_inline)) enum row_way row_way(MPI_Aint strid
         return ROW_WIDE;
     if (zen5_gathers(true, stride))
         return ROW_SCATTER;
-    bool uneven_pages = uneven_pages_apart(stride) && !zen5_host;
-    if (uneven_pages && rows >= 2)
+    if (page_walk_blocks(stride) && rows >= 2)
         return ROW_PAIRED;
     if (cached && set_crowded(stride))
         return ROW_CROWDED;
-    return uneven_pages || (cached && lines_apart(stride)) ? ROW_PLAIN : ROW_JOINED;
+    return page_walk_blocks(stride) || (cached && lines_apart(stride)) ? ROW_PLAIN : ROW_JOINED;
 }
 /* Rows of them in one loop nest, which unpack_rows calls once for all rows: through unpack_row, a
  * call and its tests per row ran NAS MG x face class B (64 rows of 64 blocks 1040 bytes apart) at
