@@ -16,7 +16,13 @@
  * not on whatever was linked before it. HOT_LOOPS also puts each loop on a cache line; which of
  * the two is better differs per kernel (measured with bench/run.sh): recheck after editing one. */
 #define HOT __attribute__((aligned(64)))
+#ifdef __clang__   /* the fuzz build: clang has neither GCC attribute (nor is that build timed) */
+#define HOT_LOOPS HOT
+#define NO_IPA __attribute__((noinline))
+#else
 #define HOT_LOOPS __attribute__((aligned(64), optimize("align-loops=64")))
+#define NO_IPA __attribute__((noipa))
+#endif
 /* New code goes after the kernels (MPIR_LATE): the same bytes of pack_strided_avx2 64 bytes
  * further on packed NAS MG z face class B at 49 instead of 68 GB/s. */
 #define LATE MPIR_LATE
@@ -882,8 +888,8 @@ static HOT_LOOPS __attribute__((noinline)) void pack_row(char *packed, char *typ
     MPID_Kernels->pack_strided(packed, typed, stride, 8, n - i);
 }
 
-HOT __attribute__((noipa)) void MPID_Pack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
-                                              MPI_Aint row_step, MPI_Count rows)
+HOT NO_IPA void MPID_Pack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs, MPI_Count n,
+                               MPI_Aint row_step, MPI_Count rows)
 {
     /* One row at a time. Four rows of 8-byte blocks at once, one block of each in turn, gained
      * 2-10% on Zen 4 but lost 15% on a Xeon (NAS MG x face class B: 13.5 vs 15.8 GB/s), whose
@@ -1269,8 +1275,8 @@ static void trial_record(struct throttle_trial *t, unsigned call, uint64_t ticks
     }
 }
 
-HOT __attribute__((noipa)) void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
-                                                MPI_Count n, MPI_Aint row_step, MPI_Count rows)
+HOT NO_IPA void MPID_Unpack_rows(char *packed, char *typed, MPI_Aint stride, MPI_Count bs,
+                                 MPI_Count n, MPI_Aint row_step, MPI_Count rows)
 {
     int k = scratch_stores(stride, bs, n, row_step, rows);
     struct throttle_trial *t = &throttle_trials[k];
