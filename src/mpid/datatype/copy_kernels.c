@@ -1085,11 +1085,12 @@ static inline __attribute__((always_inline)) enum row_way row_way(MPI_Aint strid
         return ROW_WIDE;
     if (zen5_gathers(true, stride))
         return ROW_SCATTER;
-    if (page_walk_blocks(stride) && rows >= 2)
+    bool page_walk = page_walk_blocks(stride);
+    if (page_walk && rows >= 2)
         return ROW_PAIRED;
-    if (cached && set_crowded(stride))
+    if (cached && set_crowded(stride))   /* one such row too, where the stride is crowded */
         return ROW_CROWDED;
-    return page_walk_blocks(stride) || (cached && lines_apart(stride)) ? ROW_PLAIN : ROW_JOINED;
+    return page_walk || (cached && lines_apart(stride)) ? ROW_PLAIN : ROW_JOINED;
 }
 /* Rows of them in one loop nest, which unpack_rows calls once for all rows: through unpack_row, a
  * call and its tests per row ran NAS MG x face class B (64 rows of 64 blocks 1040 bytes apart) at
