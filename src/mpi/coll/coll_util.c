@@ -51,6 +51,11 @@ int MPIR_Coll_check_data(const char *buf_name, const void *buf, const char *coun
         return MPIR_Err_datatype(type_name, type, index);
     if (!dt->is_committed)
         return MPIR_Err(MPI_ERR_TYPE, "%s%s is not committed (call MPI_Type_commit first)", type_name, at);
+    /* the same count checks as a send or receive: a rank with nothing to exchange still answers */
+    MPI_Count bytes;
+    int err = MPID_Stream_size(dt, count, &bytes);
+    if (err)
+        return err;
     /* a predefined type cannot address absolute memory from MPI_BOTTOM */
     if (buf == NULL && count > 0 && dt->size > 0 && MPID_Datatype_is_builtin(type))
         return MPIR_Err(MPI_ERR_BUFFER, "%s is NULL but %s%s = %lld elements of %s are to be transferred",

@@ -14,11 +14,12 @@
 #include "copy_kernels.h"
 #include "mpir_pack_fast.h"
 
-/* Packed bytes of count instances of dt; an overflow of MPI_Count is the caller's error. */
+/* Packed bytes of count instances of dt; a count whose bytes overflow MPI_Count is MPI_ERR_COUNT,
+ * as in a send or receive (segment.c) and the external32 size. */
 static int stream_bytes(MPI_Count count, const MPID_Datatype *dt, MPI_Count *bytes)
 {
     if (MPIR_Mul_overflows(count, dt->size, bytes))
-        return MPIR_Err(MPI_ERR_ARG, "count %lld of a type of %lld bytes overflows the byte count",
+        return MPIR_Err(MPI_ERR_COUNT, "count %lld of a type of %lld bytes overflows the byte count",
                         (long long) count, (long long) dt->size);
     return MPI_SUCCESS;
 }

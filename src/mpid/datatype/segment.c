@@ -511,10 +511,7 @@ const MPID_Loop *MPID_Datatype_loop(MPID_Datatype *dt, int *err)
     return loop;
 }
 
-/* count instances of dt: the stream's size, after checking that every data address is
- * computable (the last instance's data, at (count - 1) * extent plus [true_lb, true_ub), must be a
- * representable offset; the extent may be negative). */
-static int stream_size(MPID_Datatype *dt, MPI_Count count, MPI_Count *size)
+int MPID_Stream_size(const MPID_Datatype *dt, MPI_Count count, MPI_Count *size)
 {
     if (MPIR_Mul_overflows(count, dt->size, size))
         return MPIR_Err(MPI_ERR_COUNT, "count %lld of this datatype exceeds 2^63 bytes", (long long) count);
@@ -581,7 +578,7 @@ static int segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI
     seg->pos = 0;
     seg->held = false;
     seg->turn_open = false;
-    if ((err = stream_size(dt, count, &seg->size)))
+    if ((err = MPID_Stream_size(dt, count, &seg->size)))
         return err;
     seg->held = hold;
     if (hold)
@@ -684,7 +681,7 @@ int MPID_Stream_copy(const void *buf, MPI_Count count, MPID_Datatype *dt, void *
         MPID_Plan_run(loop->plan, (char *) buf, stream, pack);
         return MPI_SUCCESS;
     }
-    if ((err = stream_size(dt, count, &size)) || size == 0)
+    if ((err = MPID_Stream_size(dt, count, &size)) || size == 0)
         return err;
     Ctx c;
     copy_ctx(&c, pack ? OP_PACK : OP_UNPACK, stream);

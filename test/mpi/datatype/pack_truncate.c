@@ -7,7 +7,7 @@
  *   - an uncommitted type: MPI_ERR_TYPE;
  *   - a communicator that is null or freed: MPI_ERR_COMM; any valid one (not only the predefined
  *     ones) packs the same bytes;
- *   - a count whose byte size overflows MPI_Count: MPI_ERR_ARG (never a wrapped size);
+ *   - a count whose byte size overflows MPI_Count: MPI_ERR_COUNT (never a wrapped size);
  *   - MPI_Pack_size of more than INT_MAX bytes: MPI_UNDEFINED in the int binding.
  * Zero bytes of data with NULL buffers is not an error.
  */
@@ -92,11 +92,11 @@ int main(int argc, char **argv)
 
     /* byte sizes that overflow MPI_Count */
     MPI_Count big = LLONG_MAX / 2, csize = 0;
-    CHECK_ERR(MPI_Pack_size_c(big, MPI_INT, MPI_COMM_WORLD, &csize), MPI_ERR_ARG);
+    CHECK_ERR(MPI_Pack_size_c(big, MPI_INT, MPI_COMM_WORLD, &csize), MPI_ERR_COUNT);
     cpos = 0;
     memset(buf, GUARD, sizeof buf);
-    CHECK_ERR(MPI_Pack_c(src, big, MPI_INT, buf, 64, &cpos, MPI_COMM_WORLD), MPI_ERR_ARG);
-    CHECK_ERR(MPI_Unpack_c(buf, 64, &cpos, dst, big, MPI_INT, MPI_COMM_WORLD), MPI_ERR_ARG);
+    CHECK_ERR(MPI_Pack_c(src, big, MPI_INT, buf, 64, &cpos, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    CHECK_ERR(MPI_Unpack_c(buf, 64, &cpos, dst, big, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT);
     CHECK(mtest_untouched(buf, 64, GUARD) && cpos == 0, "an overflowing MPI_Pack_c wrote or moved");
     /* a size beyond INT_MAX is MPI_UNDEFINED for the int binding, exact for the _c one */
     CHECK_MPI(MPI_Pack_size(INT_MAX, MPI_DOUBLE, MPI_COMM_WORLD, &size));
