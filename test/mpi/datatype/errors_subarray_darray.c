@@ -4,6 +4,7 @@
  * rules out (sizes not positive, a subarray outside the array, a bad order or distribution, a
  * process grid that does not match size, a block distribution that does not cover its dimension).
  */
+#include <limits.h>
 #include "mtest.h"
 
 #define INTS(...) ((int[]) { __VA_ARGS__ })
@@ -62,6 +63,16 @@ static void test_subarray(void)
     CHECK_ERR(sub_c(2, COUNTS(4, 5), COUNTS(2, 3), COUNTS(1, -2), MPI_ORDER_C), MPI_ERR_ARG);
     CHECK_ERR(sub_c(2, COUNTS(4, 5), COUNTS(2, 3), COUNTS(2, 3), MPI_ORDER_C), MPI_ERR_ARG);
     CHECK_ERR(sub_c(2, COUNTS(4, 5), COUNTS(2, 3), COUNTS(1, 2), -1), MPI_ERR_ARG);
+    /* arrays whose extent overflows MPI_Aint: found after the first dimension, in its stride;
+     * or in the second, whose 2^32 rows of 2^32 bytes each overflow while the type of the first
+     * row already exists (and must be freed: the sanitizer build checks for leaks) */
+    CHECK_ERR(sub_c(2, COUNTS(4, (MPI_Count) 1 << 61), COUNTS(1, 1), COUNTS(0, 0), MPI_ORDER_C), MPI_ERR_ARG);
+    CHECK_ERR(sub_c(2, COUNTS((MPI_Count) 1 << 32, (MPI_Count) 1 << 30), COUNTS((MPI_Count) 1 << 32, 1),
+                    COUNTS(0, 0), MPI_ORDER_C), MPI_ERR_ARG);
+    CHECK_MPI(sub_c(2, COUNTS((MPI_Count) 1 << 30, (MPI_Count) 1 << 30), COUNTS((MPI_Count) 1 << 30, 1),
+                    COUNTS(0, 0), MPI_ORDER_C));
+    /* 3 * ndims + 2 contents entries must fit an int: refused before any array is read */
+    CHECK_ERR(sub_c(INT_MAX / 3, COUNTS(4), COUNTS(2), COUNTS(1), MPI_ORDER_C), MPI_ERR_DIMS);
 }
 
 /* A darray of int over a process grid; by default 8 x 6 on a 2 x 2 grid, rank 1 of 4. */
@@ -119,6 +130,12 @@ static void test_darray(void)
     CHECK_ERR(dar(d), MPI_ERR_DIMS);
     d = base(), d.ndims = -2;
     CHECK_ERR(dar(d), MPI_ERR_DIMS);
+    /* more dimensions than the contents can record: refused before any array is read (the _c
+     * binding only: the classic one widens its arrays first, and these hold three entries) */
+    MPI_Datatype t;
+    d = base();
+    CHECK_ERR(MPI_Type_create_darray_c(d.size, d.rank, INT_MAX / 3, COUNTS(8, 6, 1), d.distribs, d.dargs, d.psizes,
+                                       d.order, MPI_INT, &t), MPI_ERR_DIMS);
 
     d = base(), d.gsizes[0] = 0;
     CHECK_ERR(dar(d), MPI_ERR_ARG);
