@@ -13,7 +13,8 @@
  *   nested        a struct of the lammps and mixed structs on separate arrays, one displaced
  *   rows          vectors of vectors (hvector, contiguous and vector of a vector), which plans
  *                 copy by rows; one with blocks pages apart, taken to be cached
- *   wide_32/40    32 and 40 entries of the same gather (beyond a plan's 32 leaves: walked)
+ *   wide_32/40/72 32, 40 and 72 entries of the same gather (beyond a plan's 32 leaves: walked;
+ *                 72 children are more than the loop tree's free takes without growing its list)
  * and, checked by hand (packed and unpacked), a chain of structs 100000 levels deep, each adding a
  * vector of two ints (far too many leaves for a plan, which must see that without descending the
  * whole chain).
@@ -22,7 +23,7 @@
 #include "mtest.h"
 #include "reftype.h"
 
-#define NARR 48
+#define NARR 80
 #define ASIZE 512              /* doubles per array */
 #define NIDX 60
 #define MAXPACK (NARR * ASIZE * 8 * 2)
@@ -53,8 +54,8 @@ static MPI_Datatype gather(int n, int blocklen, const int *list)
 /* A struct of one instance of each types[k] on array first + k; frees the types. */
 static MPI_Datatype on_arrays(int n, MPI_Datatype *types, int first, int absolute)
 {
-    int lens[64];
-    MPI_Aint displs[64];
+    int lens[NARR];
+    MPI_Aint displs[NARR];
     MPI_Datatype t;
     for (int k = 0; k < n; k++) {
         lens[k] = 1;
@@ -129,7 +130,7 @@ static MPI_Datatype nested(int first, int absolute)
 
 static MPI_Datatype wide(int n, int first, int absolute)
 {
-    MPI_Datatype t[64];
+    MPI_Datatype t[NARR];
     for (int k = 0; k < n; k++)
         t[k] = gather(NIDX, 1, idx);
     return on_arrays(n, t, first, absolute);
@@ -137,6 +138,7 @@ static MPI_Datatype wide(int n, int first, int absolute)
 
 static MPI_Datatype wide_32(int first, int absolute) { return wide(32, first, absolute); }
 static MPI_Datatype wide_40(int first, int absolute) { return wide(40, first, absolute); }
+static MPI_Datatype wide_72(int first, int absolute) { return wide(72, first, absolute); }
 
 static void fill(double *a, int salt)
 {
@@ -266,6 +268,7 @@ int main(int argc, char **argv)
     } cases[] = {
         { "lammps", lammps, 0 }, { "near_twins", near_twins, 3 }, { "mixed", mixed, 9 },
         { "nested", nested, 20 }, { "rows", rows, 40 }, { "wide_32", wide_32, 1 }, { "wide_40", wide_40, 2 },
+        { "wide_72", wide_72, 5 },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         for (int count = 1; count <= 2; count++)
