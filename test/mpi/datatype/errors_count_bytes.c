@@ -44,6 +44,13 @@ static void check_counts(MPI_Count count, MPI_Datatype type, int errclass)
     CHECK_ERR(MPI_Gather_c(buf, count, type, buf, count, type, 0, self), errclass);
     CHECK_ERR(MPI_Allgather_c(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, count, type, self), errclass);
     CHECK_ERR(MPI_Alltoall_c(buf, count, type, buf + 32, count, type, self), errclass);
+    CHECK_ERR(MPI_Scatter_c(buf, count, type, buf + 32, count, type, 0, self), errclass);
+    if (type == MPI_DOUBLE) {   /* reductions: a predefined type, so that the op applies */
+        CHECK_ERR(MPI_Reduce_c(buf, buf + 32, count, type, MPI_SUM, 0, self), errclass);
+        CHECK_ERR(MPI_Allreduce_c(buf, buf + 32, count, type, MPI_SUM, self), errclass);
+        CHECK_ERR(MPI_Scan_c(buf, buf + 32, count, type, MPI_SUM, self), errclass);
+        CHECK_ERR(MPI_Iallreduce_c(buf, buf + 32, count, type, MPI_SUM, self, &req), errclass);
+    }
     CHECK(req == MPI_REQUEST_NULL, "a failed call made a request");
 }
 
