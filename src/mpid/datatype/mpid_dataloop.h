@@ -137,18 +137,18 @@ const MPID_Loop *MPID_Datatype_loop(struct MPID_Datatype *dt, int *err);
  * the buffer (then packing is one memcpy, whatever the extent says). */
 bool MPID_Datatype_one_run(struct MPID_Datatype *dt, MPI_Count count, MPI_Aint *offset);
 
-/* The segment API is the device-level interface of the engine: exported from the library (whose
- * other internals are hidden), so device tests and tools outside it can drive it. */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
-#endif
-
 /* The stream's size of count >= 0 instances of dt, after checking that every data address is
  * computable: the last instance's data, at (count - 1) * extent plus [true_lb, true_ub), must be
  * a representable offset (the extent may be negative). Bytes beyond MPI_Count: MPI_ERR_COUNT;
  * instances beyond the address space: MPI_ERR_ARG. Segments check it; calls that may not build
  * one (a collective on one rank) check it themselves. */
 int MPID_Stream_size(const MPID_Datatype *dt, MPI_Count count, MPI_Count *size);
+
+/* The segment API is the device-level interface of the engine: exported from the library (whose
+ * other internals are hidden), so device tests and tools outside it can drive it. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 /* type must be committed. */
 int MPID_Segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI_Datatype type);
