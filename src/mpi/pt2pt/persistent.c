@@ -15,6 +15,9 @@ static int persistent_init(const void *buf, MPI_Count count, MPI_Datatype type, 
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
     bool recv = op == MPIR_PERSIST_RECV;
     int err = MPIR_Pt2pt_check_peer(c, peer, tag, recv);
+    MPI_Count bytes;
+    if (err == MPI_SUCCESS)   /* the count checks of every start, once, here */
+        err = MPID_Stream_size(MPID_Datatype_get(type), count, &bytes);
     if (err)
         return err;
     MPIR_Request *req = MPIR_Request_create(recv ? MPIR_REQUEST_RECV : MPIR_REQUEST_SEND);

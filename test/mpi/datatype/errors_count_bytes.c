@@ -2,7 +2,8 @@
  * Valid types in counts that no buffer can hold, and statuses MPI never set:
  *   - a count whose bytes overflow MPI_Count: MPI_ERR_COUNT from every call that takes a
  *     (buffer, count, datatype): pack, unpack, their sizes, external32, send and receive in each
- *     mode, blocking or not, and the collectives (on one rank, where they move nothing);
+ *     mode, blocking or not, persistent (at init), send-receive (either half), and the collectives
+ *     (on one rank, where they move nothing);
  *   - a count whose instances span more than the address space (a type of extent 2^62 + 8, three
  *     times): MPI_ERR_ARG, from the same calls;
  *   - a status whose hidden byte count is negative (all bits set, as garbage might be): MPI_ERR_ARG
@@ -36,7 +37,19 @@ static void check_counts(MPI_Count count, MPI_Datatype type, int errclass)
     CHECK_ERR(MPI_Ssend_c(buf, count, type, 0, 0, self), errclass);
     CHECK_ERR(MPI_Rsend_c(buf, count, type, 0, 0, self), errclass);
     CHECK_ERR(MPI_Isend_c(buf, count, type, 0, 0, self, &req), errclass);
+    CHECK_ERR(MPI_Issend_c(buf, count, type, 0, 0, self, &req), errclass);
+    CHECK_ERR(MPI_Irsend_c(buf, count, type, 0, 0, self, &req), errclass);
+    /* buffered: refused before anything is copied into the (automatic) buffer */
+    CHECK_ERR(MPI_Bsend_c(buf, count, type, 0, 0, self), errclass);
+    CHECK_ERR(MPI_Ibsend_c(buf, count, type, 0, 0, self, &req), errclass);
+    CHECK_ERR(MPI_Send_init_c(buf, count, type, 0, 0, self, &req), errclass);
+    CHECK_ERR(MPI_Recv_init_c(buf, count, type, 0, 0, self, &req), errclass);
     CHECK_ERR(MPI_Recv_c(buf, count, type, 0, 0, self, MPI_STATUS_IGNORE), errclass);
+    /* either half of a send-receive; with the receive already posted when the send fails, the
+     * receive must be withdrawn (it would wait for ever) */
+    CHECK_ERR(MPI_Sendrecv_c(buf, count, type, 0, 0, buf + 32, 1, MPI_INT, 0, 0, self, MPI_STATUS_IGNORE), errclass);
+    CHECK_ERR(MPI_Sendrecv_c(buf, 1, MPI_INT, 0, 0, buf + 32, count, type, 0, 0, self, MPI_STATUS_IGNORE), errclass);
+    CHECK_ERR(MPI_Sendrecv_replace_c(buf, count, type, 0, 0, 0, 0, self, MPI_STATUS_IGNORE), errclass);
     CHECK_ERR(MPI_Irecv_c(buf, count, type, 0, 0, self, &req), errclass);
     CHECK(req == MPI_REQUEST_NULL, "a failed call made a request");
     CHECK_ERR(MPI_Bcast_c(buf, count, type, 0, self), errclass);
@@ -60,6 +73,10 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 
+    /* an attached buffer, so that a buffered send gets as far as its packing */
+    static char attached[4096];
+    CHECK_MPI(MPI_Buffer_attach(attached, sizeof attached));
+
     /* 2^62 doubles are 2^65 bytes */
     check_counts(P62, MPI_DOUBLE, MPI_ERR_COUNT);
 
@@ -72,6 +89,10 @@ int main(int argc, char **argv)
     CHECK_EQ(size, 48);
     check_counts(3, far, MPI_ERR_ARG);
     MPI_Type_free(&far);
+    void *was;
+    int was_size;
+    CHECK_MPI(MPI_Buffer_detach(&was, &was_size));
+    CHECK(was == attached && was_size == (int) sizeof attached, "the attached buffer came back changed");
 
     /* a status with every bit set */
     MPI_Status garbage;
