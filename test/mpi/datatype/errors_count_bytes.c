@@ -58,6 +58,15 @@ static void check_counts(MPI_Count count, MPI_Datatype type, int errclass)
     CHECK_ERR(MPI_Allgather_c(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, count, type, self), errclass);
     CHECK_ERR(MPI_Alltoall_c(buf, count, type, buf + 32, count, type, self), errclass);
     CHECK_ERR(MPI_Scatter_c(buf, count, type, buf + 32, count, type, 0, self), errclass);
+    /* the v forms: the count is one rank's entry of an array */
+    MPI_Count counts[1] = { count }, one[1] = { 1 };
+    MPI_Aint displs[1] = { 0 };
+    MPI_Datatype types[1] = { type }, ints[1] = { MPI_INT };
+    CHECK_ERR(MPI_Gatherv_c(buf, 1, MPI_INT, buf + 32, counts, displs, type, 0, self), errclass);
+    CHECK_ERR(MPI_Scatterv_c(buf, counts, displs, type, buf + 32, 1, MPI_INT, 0, self), errclass);
+    CHECK_ERR(MPI_Allgatherv_c(buf, 1, MPI_INT, buf + 32, counts, displs, type, self), errclass);
+    CHECK_ERR(MPI_Alltoallv_c(buf, counts, displs, type, buf + 32, one, displs, MPI_INT, self), errclass);
+    CHECK_ERR(MPI_Alltoallw_c(buf, one, displs, ints, buf + 32, counts, displs, types, self), errclass);
     if (type == MPI_DOUBLE) {   /* reductions: a predefined type, so that the op applies */
         CHECK_ERR(MPI_Reduce_c(buf, buf + 32, count, type, MPI_SUM, 0, self), errclass);
         CHECK_ERR(MPI_Allreduce_c(buf, buf + 32, count, type, MPI_SUM, self), errclass);
