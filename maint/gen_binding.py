@@ -15,6 +15,8 @@ Continuation lines are joined until the parentheses balance. Flags after the par
     c         also generate NAME_c, where every poly kind takes MPI_Count
     x         also generate NAME_x (same signature as NAME_c)
     noinit    may be called before MPI_Init and after MPI_Finalize
+    cast      the function is its one argument converted to the return type, with no
+              implementation function: the Fortran handle conversions (handles are ints in both)
     impl_is_c the implementation takes a trailing 'bool is_c' (true for the _c twin)
     impl=NAME call NAME instead of MPIR_<stem>_impl
     count_arrays  the COUNT and POLY arrays reach the implementation unwidened, each as an
@@ -396,7 +398,8 @@ def emit_function(fn, suffix, large, out):
     decls = ', '.join(p.decl(large) for p in fn.params) or 'void'
     if fn.returns:
         # conversions and address arithmetic: no error code to report, nothing to check
-        call = f'{fn.impl}({", ".join(p.name for p in fn.params)})'
+        call = f'({fn.returns}) {fn.params[0].name}' if 'cast' in fn.flags \
+            else f'{fn.impl}({", ".join(p.name for p in fn.params)})'
         out.append(f'{fn.returns} P{name}({decls})\n{{\n    return {call};\n}}\n')
         out.append('#ifdef HAVE_WEAK_ALIAS\n'
                    f'{fn.returns} {name}({decls}) __attribute__((weak, alias("P{name}")));\n'
@@ -531,7 +534,7 @@ def main():
                 + (['MPI_Comm *err_comm'] if 'errcomm' in fn.flags else [])
             rtype = fn.returns or 'int'
             proto = f'{rtype} {fn.impl}({", ".join(idecl) or "void"});'
-            if proto not in impl_protos:
+            if 'cast' not in fn.flags and proto not in impl_protos:
                 impl_protos.append(proto)
             for suffix, large in variants(fn):
                 emit_function(fn, suffix, large, out)

@@ -64,14 +64,3 @@ MPI_Aint MPIR_Aint_diff_impl(MPI_Aint addr1, MPI_Aint addr2)
 {
     return (MPI_Aint) ((uintptr_t) addr1 - (uintptr_t) addr2);
 }
-
-/* Fortran handles are the C handles: both are ints. */
-MPI_Fint MPIR_Type_c2f_impl(MPI_Datatype datatype)
-{
-    return (MPI_Fint) datatype;
-}
-
-MPI_Datatype MPIR_Type_f2c_impl(MPI_Fint datatype)
-{
-    return (MPI_Datatype) datatype;
-}

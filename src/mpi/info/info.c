@@ -351,14 +351,3 @@ bool MPIR_Info_get_value(MPI_Info info, const char *key, char *value, size_t siz
     MPIR_Info_unlock();
     return i >= 0;
 }
-
-/* Handles are ints in both languages. */
-MPI_Fint MPIR_Info_c2f_impl(MPI_Info info)
-{
-    return (MPI_Fint) info;
-}
-
-MPI_Info MPIR_Info_f2c_impl(MPI_Fint info)
-{
-    return (MPI_Info) info;
-}

@@ -86,16 +86,6 @@ int MPIR_Op_commutative_impl(MPI_Op op, int *commute)
     return MPI_SUCCESS;
 }
 
-MPI_Fint MPIR_Op_c2f_impl(MPI_Op op)
-{
-    return (MPI_Fint) op;
-}
-
-MPI_Op MPIR_Op_f2c_impl(MPI_Fint op)
-{
-    return (MPI_Op) op;
-}
-
 static void report_leak(void *obj, void *arg)
 {
     int *count = arg;

@@ -152,15 +152,3 @@ void MPIR_Mprobe_finalize(void)
 {
     MPIR_Pool_foreach(&message_pool, drop_message, NULL);
 }
-
-/* ---- Fortran handles: the same integers ---- */
-
-MPI_Fint MPIR_Message_c2f_impl(MPI_Message message)
-{
-    return (MPI_Fint) message;
-}
-
-MPI_Message MPIR_Message_f2c_impl(MPI_Fint message)
-{
-    return (MPI_Message) message;
-}

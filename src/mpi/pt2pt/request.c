@@ -67,15 +67,3 @@ void MPIR_Pt2pt_finalize(void)
     if (MPIR_Leak_report_wanted())
         MPIR_Pool_foreach(&request_pool, report_leak, NULL);
 }
-
-/* ---- Fortran handles: the same integers ---- */
-
-MPI_Fint MPIR_Request_c2f_impl(MPI_Request request)
-{
-    return (MPI_Fint) request;
-}
-
-MPI_Request MPIR_Request_f2c_impl(MPI_Fint request)
-{
-    return (MPI_Request) request;
-}

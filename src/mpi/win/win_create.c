@@ -137,14 +137,3 @@ int MPIR_Win_get_group_impl(MPI_Win win, MPI_Group *group)
         return MPIR_Err(MPI_ERR_WIN, "the window was freed");
     return MPIR_Group_new_handle(w->comm->local_group, group);     /* a new handle the user frees */
 }
-
-/* Handles are ints in both languages. */
-MPI_Fint MPIR_Win_c2f_impl(MPI_Win win)
-{
-    return (MPI_Fint) win;
-}
-
-MPI_Win MPIR_Win_f2c_impl(MPI_Fint win)
-{
-    return (MPI_Win) win;
-}
