@@ -511,7 +511,8 @@ const MPID_Loop *MPID_Datatype_loop(MPID_Datatype *dt, int *err)
     return loop;
 }
 
-int MPID_Stream_size(const MPID_Datatype *dt, MPI_Count count, MPI_Count *size)
+/* MPID_Stream_size, inline for the segment's own calls (a call on every MPI_Pack otherwise) */
+static inline int stream_size(const MPID_Datatype *dt, MPI_Count count, MPI_Count *size)
 {
     if (MPIR_Mul_overflows(count, dt->size, size))
         return MPIR_Err(MPI_ERR_COUNT, "count %lld of this datatype exceeds 2^63 bytes", (long long) count);
@@ -521,6 +522,11 @@ int MPID_Stream_size(const MPID_Datatype *dt, MPI_Count count, MPI_Count *size)
         return MPIR_Err(MPI_ERR_ARG, "%lld instances of a datatype of extent %ld span more than the address space",
                         (long long) count, (long) dt->extent);
     return MPI_SUCCESS;
+}
+
+int MPID_Stream_size(const MPID_Datatype *dt, MPI_Count count, MPI_Count *size)
+{
+    return stream_size(dt, count, size);
 }
 
 /* The loop of count instances of loop (dt's) at its extent, normalised like any loop: instances
@@ -578,7 +584,7 @@ static int segment_init(MPID_Segment *seg, const void *buf, MPI_Count count, MPI
     seg->pos = 0;
     seg->held = false;
     seg->turn_open = false;
-    if ((err = MPID_Stream_size(dt, count, &seg->size)))
+    if ((err = stream_size(dt, count, &seg->size)))
         return err;
     seg->held = hold;
     if (hold)
@@ -681,7 +687,7 @@ int MPID_Stream_copy(const void *buf, MPI_Count count, MPID_Datatype *dt, void *
         MPID_Plan_run(loop->plan, (char *) buf, stream, pack);
         return MPI_SUCCESS;
     }
-    if ((err = MPID_Stream_size(dt, count, &size)) || size == 0)
+    if ((err = stream_size(dt, count, &size)) || size == 0)
         return err;
     Ctx c;
     copy_ctx(&c, pack ? OP_PACK : OP_UNPACK, stream);
