@@ -25,35 +25,26 @@ static MPID_Loop *loop_new(MPID_Loop_kind kind)
     return l;
 }
 
-/* Frees a loop tree through a work list: deep trees free without deep recursion. */
+static void add_dead(MPID_Loop *l, MPID_Loop **dead)
+{
+    if (l) {
+        l->next_dead = *dead;
+        *dead = l;
+    }
+}
+
+/* Frees a loop tree (each loop has one parent). Loops waiting to be freed are listed through
+ * their own next_dead: deep trees free without deep recursion, and freeing needs no memory. */
 void MPID_Dataloop_free(MPID_Loop *l)
 {
-    MPID_Loop *stack_buf[64], **todo = stack_buf;
-    size_t n = 0, cap = 64;
     if (l)
-        todo[n++] = l;
-    while (n > 0) {
-        MPID_Loop *x = todo[--n];
-        size_t more = (x->child != NULL) + (x->children ? (size_t) x->count : 0);
-        if (n + more > cap) {
-            size_t want = (n + more) * 2;
-            MPID_Loop **grown = todo == stack_buf ? malloc(want * sizeof *grown) : realloc(todo, want * sizeof *grown);
-            if (!grown)
-                more = 0;   /* out of memory while freeing: leak the rest rather than crash */
-            else {
-                if (todo == stack_buf)
-                    memcpy(grown, stack_buf, n * sizeof *grown);
-                todo = grown;
-                cap = want;
-            }
-        }
-        if (more) {
-            if (x->child)
-                todo[n++] = x->child;
-            for (MPI_Count k = 0; x->children && k < x->count; k++)
-                if (x->children[k])
-                    todo[n++] = x->children[k];
-        }
+        l->next_dead = NULL;
+    for (MPID_Loop *dead = l; dead != NULL;) {
+        MPID_Loop *x = dead;
+        dead = x->next_dead;
+        add_dead(x->child, &dead);
+        for (MPI_Count k = 0; x->children && k < x->count; k++)
+            add_dead(x->children[k], &dead);
         free(x->children);
         free(x->offsets);
         free(x->offsets32);
@@ -64,8 +55,6 @@ void MPID_Dataloop_free(MPID_Loop *l)
         free(x->plan);
         free(x);
     }
-    if (todo != stack_buf)
-        free(todo);
 }
 
 static bool is_leaf(const MPID_Loop *l)

@@ -22,45 +22,45 @@ void MPID_Datatype_add_ref(MPID_Datatype *dt)
         MPIR_Object_add_ref(dt);
 }
 
-/* Destroys records whose last reference is gone. Children are released through a work list, not
- * by recursion, so a type nested a million levels deep frees like a flat one. */
+/* Drops one reference to d; true when that was the last (predefined and permanent types have none). */
+static bool drop_ref(MPID_Datatype *d)
+{
+    return !MPID_Datatype_is_builtin(MPID_Datatype_handle(d)) && !d->is_permanent && MPIR_Object_release_ref(d) == 0;
+}
+
+/* Drops a reference to child c, adding c to the dead if it was the last. */
+static void drop_child(MPID_Datatype *c, MPID_Datatype **dead)
+{
+    if (drop_ref(c)) {
+        c->next_dead = *dead;
+        *dead = c;
+    }
+}
+
+/* Destroys records whose last reference is gone. The dead wait on a list threaded through their
+ * own next_dead, not on the stack or in an allocated work list: a type nested a million levels
+ * deep frees like a flat one, and freeing cannot run out of memory. */
 void MPID_Datatype_release(MPID_Datatype *dt)
 {
-    MPID_Datatype *stack_buf[64], **todo = stack_buf;
-    size_t n = 0, cap = 64;
-    todo[n++] = dt;
-    while (n > 0) {
-        MPID_Datatype *d = todo[--n];
-        if (MPID_Datatype_is_builtin(MPID_Datatype_handle(d)) || d->is_permanent || MPIR_Object_release_ref(d) > 0)
-            continue;
+    if (!drop_ref(dt))
+        return;
+    dt->next_dead = NULL;
+    for (MPID_Datatype *dead = dt; dead != NULL;) {
+        MPID_Datatype *d = dead;
+        dead = d->next_dead;
         const int64_t *vals;
         const MPI_Datatype *types;
         int nvals, ntypes = 0;
         MPID_Contents_get(d, &vals, &nvals, &types, &ntypes);
-        if (n + (size_t) ntypes + 1 > cap) {
-            size_t want = (n + (size_t) ntypes + 1) * 2;
-            MPID_Datatype **grown = todo == stack_buf ? malloc(want * sizeof *grown) : realloc(todo, want * sizeof *grown);
-            if (!grown) {
-                /* out of memory while freeing: keep the children alive rather than crash */
-                ntypes = 0;
-            } else {
-                if (todo == stack_buf)
-                    memcpy(grown, stack_buf, n * sizeof *grown);
-                todo = grown;
-                cap = want;
-            }
-        }
         for (int i = 0; i < ntypes; i++)   /* predefined children hold no counts: not even looked up */
             if (!MPID_Datatype_is_builtin(types[i]))
-                todo[n++] = MPID_Datatype_get(types[i]);
-        if (d->impl_type && n < cap)
-            todo[n++] = d->impl_type;
+                drop_child(MPID_Datatype_get(types[i]), &dead);
+        if (d->impl_type)
+            drop_child(d->impl_type, &dead);
         MPID_Contents_free_shallow(d->contents);
         MPID_Dataloop_free(atomic_load(&d->dataloop));
         MPIR_Pool_free(&MPID_Datatype_pool, d);
     }
-    if (todo != stack_buf)
-        free(todo);
 }
 
 void MPID_Datatype_add_user_ref(MPID_Datatype *dt)

@@ -62,6 +62,7 @@ typedef struct MPID_Loop {
                                      byte masks that let a vector unit copy it whole (segment.c) */
     struct MPID_Plan *plan;       /* root of a leaf or a struct of leaves: the kernel calls that
                                      copy one instance whole (plan.c) */
+    struct MPID_Loop *next_dead;  /* links the loops being freed (MPID_Dataloop_free) */
 } MPID_Loop;
 
 /* Offset and prefix sum k of an INDEXED loop, whichever width it keeps them in. */

@@ -43,6 +43,8 @@
  *                         copies themselves measured it, whole unpacks and packs and the device's
  *                         chunked receives alike (copy_kernels.h, MPID_Stream_turn_begin).
  *   attributes, name      cached attributes; the name (empty for derived types until set).
+ *   next_dead             links the records being destroyed (MPID_Datatype_release), so that
+ *                         freeing needs no memory of its own.
  *
  * Alternatives considered
  *   The boolean fields could be packed in one word; they are bitfields here. Dup could share the
@@ -102,6 +104,7 @@ typedef struct MPID_Datatype {
     MPID_Stream_trial stream_trials[2];
     struct MPIR_Attribute *attributes;
     char name[MPI_MAX_OBJECT_NAME];
+    struct MPID_Datatype *next_dead;
 } MPID_Datatype;
 
 /* ---- objects (dt_object.c, dt_builtin.c) ---- */

@@ -413,7 +413,10 @@ static void deliver(MPIR_Request *rreq, const Cell_header *h, const char *data)
         post_first_cell(rreq);
 }
 
-static void handle_cell(Cell *c)
+/* Handles one incoming cell; false when it has to stay in its ring for now: an unexpected
+ * message with no memory to hold it waits there, its sender held back as by a full ring, until a
+ * receive matches it or memory returns (each poll tries again). */
+static bool handle_cell(Cell *c)
 {
     const Cell_header *h = &c->h;
     switch (h->kind) {
@@ -423,13 +426,14 @@ static void handle_cell(Cell *c)
             if (envelope_matches(r, h)) {
                 unlink_req(&posted, r);
                 deliver(r, h, c->payload);
-                return;
+                return true;
             }
         Unexpected *u = malloc(sizeof *u);
         char *copy = h->kind == CELL_EAGER && h->len ? malloc((size_t) h->len) : NULL;
         if (!u || (h->kind == CELL_EAGER && h->len && !copy)) {
-            /* no memory to hold the message: nothing sensible remains but to stop the job */
-            MPID_Abort(1, "out of memory buffering an unexpected message");
+            free(u);
+            free(copy);
+            return false;
         }
         u->h = *h;
         u->data = copy;
@@ -441,19 +445,20 @@ static void handle_cell(Cell *c)
         else
             unexp_head = u;
         unexp_tail = u;
-        return;
+        return true;
     case CELL_CTS: {
         MPIR_Request *sreq = (MPIR_Request *) (uintptr_t) h->sender_req;
         sreq->dev.remote_id = h->receiver_req;
         sreq->dev.protocol = SEND_STREAM;
         sreq->dev.done = 0;
         enqueue(&streaming, sreq);
-        return;
+        return true;
     }
     case CELL_DATA:
         receive_bytes((MPIR_Request *) (uintptr_t) h->receiver_req, c->payload, h->len);
-        return;
+        return true;
     }
+    return true;
 }
 
 /* Reads every ring addressed to this rank. */
@@ -465,7 +470,8 @@ static bool drain_rings(void)
         Ring *r = shm_ring(s, shm.rank);
         uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed), start = tail;
         for (Cell *c; atomic_load_explicit(&(c = shm_cell(r, tail))->seq, memory_order_acquire) == tail + 1;) {
-            handle_cell(c);
+            if (!handle_cell(c))
+                break;
             atomic_store_explicit(&r->tail, ++tail, memory_order_release);
         }
         if (tail == start)
