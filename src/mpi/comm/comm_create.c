@@ -262,7 +262,10 @@ int MPIR_Comm_create_impl(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     MPIR_Group *g = MPIR_Group_lookup(group);
     bool subgroup = false;
     int color = g->rank == MPI_UNDEFINED ? MPI_UNDEFINED : c->is_inter ? 0 : g->lpids[0];
-    if (is_subgroup(c, g, &subgroup) != MPI_SUCCESS || !subgroup)
+    /* a failed check still takes part in the collective, with a bad color */
+    if (is_subgroup(c, g, &subgroup) != MPI_SUCCESS)
+        return split(c, BAD_COLOR, g->rank, MPI_ERR_NO_MEM, "out of memory checking the group", newcomm);
+    if (!subgroup)
         color = BAD_COLOR;
     return split(c, color, g->rank, MPI_ERR_GROUP,
                  "passed a group that is not a subgroup of the communicator's group", newcomm);

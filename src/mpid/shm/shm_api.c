@@ -11,6 +11,10 @@ int MPID_Init(void)
     int err = shm_region_attach();
     if (err)
         return err;
+    if ((err = shm_progress_init())) {
+        shm_region_detach();
+        return err;
+    }
     shm_wait_init();
     MPID_Copy_init();
     MPIR_Process.world_rank = shm.rank;

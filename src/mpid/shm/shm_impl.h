@@ -183,6 +183,8 @@ int shm_improbe(int source_lpid, int tag, MPIR_Comm *comm, int context_id, int *
 void shm_mrecv(MPIR_Request *req, MPID_Message *msg);
 void shm_message_free(MPID_Message *msg);
 bool shm_cancel_recv(MPIR_Request *req);
+/* The per-destination send queues (MPID_Init); and everything the protocols still hold. */
+int shm_progress_init(void);
 void shm_progress_finalize(void);
 
 static inline int shm_recv_context(const MPIR_Comm *comm, int context_offset)

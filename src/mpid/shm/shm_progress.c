@@ -72,11 +72,12 @@ static bool unlink_req(Queue *q, MPIR_Request *req)
     return false;
 }
 
-static Queue *out_queue(int dest)
+/* The queues exist from MPID_Init on, so that no send and no clear-to-send can fail for want of
+ * memory: a receive refused once its sender has started would leave the sender waiting. */
+int shm_progress_init(void)
 {
-    if (!outq)
-        outq = calloc((size_t) shm.nranks, sizeof *outq);
-    return outq ? &outq[dest] : NULL;
+    outq = calloc((size_t) shm.nranks, sizeof *outq);
+    return outq ? MPI_SUCCESS : MPIR_Err(MPI_ERR_NO_MEM, "out of memory for the send queues");
 }
 
 /* ---- completion ---- */
@@ -207,7 +208,7 @@ static bool post_first_cell(MPIR_Request *req)
 static bool drain_out_queues(void)
 {
     bool did = false;
-    for (int d = 0; outq && d < shm.nranks; d++)
+    for (int d = 0; d < shm.nranks; d++)
         while (outq[d].head && post_first_cell(outq[d].head))
             did = true;
     return did;
@@ -402,12 +403,7 @@ static void deliver(MPIR_Request *rreq, const Cell_header *h, const char *data)
     rreq->dev.peer_lpid = h->src_lpid;
     rreq->dev.remote_id = h->sender_req;
     rreq->dev.protocol = RECV_CTS;
-    Queue *q = out_queue(h->src_lpid);
-    if (!q) {
-        rreq->status.MPI_ERROR = MPIR_Err_code(MPI_ERR_NO_MEM, "out of memory queueing a clear-to-send");
-        complete(rreq);
-        return;
-    }
+    Queue *q = &outq[h->src_lpid];
     enqueue(q, rreq);
     if (q->head == rreq)
         post_first_cell(rreq);
@@ -500,12 +496,7 @@ void shm_start_send(MPIR_Request *req)
 {
     bool eager = req->dev.bytes <= eager_max() && req->dev.mode != MPID_SEND_SYNC;
     req->dev.protocol = eager ? SEND_EAGER : SEND_RTS;
-    Queue *q = out_queue(req->dev.peer_lpid);
-    if (!q) {
-        req->status.MPI_ERROR = MPIR_Err_code(MPI_ERR_NO_MEM, "out of memory queueing a send");
-        complete(req);
-        return;
-    }
+    Queue *q = &outq[req->dev.peer_lpid];
     enqueue(q, req);
     if (q->head == req && post_first_cell(req))
         return;
@@ -515,7 +506,7 @@ void shm_start_send(MPIR_Request *req)
 bool shm_send_now(const void *buf, MPI_Count count, MPID_Datatype *dt, MPI_Count bytes, int dest, int context_id,
                   int tag)
 {
-    if (bytes > eager_max() || (outq && outq[dest].head))
+    if (bytes > eager_max() || outq[dest].head)
         return false;   /* rendezvous, or behind queued messages: keep the order */
     MPID_Segment seg;
     MPI_Aint offset = dt->true_lb;

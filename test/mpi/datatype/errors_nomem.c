@@ -1,120 +1,25 @@
 /*
- * Out of memory in the datatype module: every allocation a scenario makes is refused in turn,
- * once (the next one succeeds) and for good (every later one fails too). Each time:
- *   - the call that met the refusal fails with MPI_ERR_NO_MEM, or succeeds by a fallback and then
- *     gives exactly the bytes of an unhindered run (pack and unpack compared);
- *   - once the scenario has freed what it made, the library holds no more blocks than before
- *     (nothing leaked on the failure path; under AddressSanitizer a bad free would show too).
- * The library's allocations are counted and refused through the linker's --wrap of malloc,
- * calloc, realloc and free (static link, see the testlist), so this runs the same in the
- * optimised and the sanitizer builds.
+ * Out of memory in the datatype module (the harness and what it checks: nomem.h): every
+ * allocation of each scenario refused in turn, once and for good.
  * Scenarios: each constructor, commit of small and large (runs, prefix sums, plans) types,
  * struct trees wide and deep, resized, dup, subarray, darray, MPIX_Type_iov, external32,
- * attributes copied by dup, and the F90 parameterised types.
+ * attributes copied by dup, the F90 parameterised types, and messages of a derived type to
+ * oneself. Each makes its types, packs and unpacks with them (the bytes are its output), and
+ * frees them.
  */
-#include <stdbool.h>
 #include <stdint.h>
-#include "mtest.h"
-
-/* ---- the allocator hooks ---- */
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t m, size_t n);
-void *__real_realloc(void *p, size_t n);
-void __real_free(void *p);
-
-static long live;              /* blocks allocated and not yet freed */
-static long calls;             /* allocations asked for since arming */
-static long fail_at;           /* the allocation refused (counted from 1); 0: none */
-static bool fail_rest;         /* and every one after it */
-static long refused;           /* how many were refused */
-
-static bool refuse(void)
-{
-    if (fail_at == 0)
-        return false;
-    long n = ++calls;
-    if (n == fail_at || (fail_rest && n > fail_at)) {
-        refused++;
-        return true;
-    }
-    return false;
-}
-
-void *__wrap_malloc(size_t n)
-{
-    void *p = refuse() ? NULL : __real_malloc(n);
-    live += p != NULL;
-    return p;
-}
-
-void *__wrap_calloc(size_t m, size_t n)
-{
-    void *p = refuse() ? NULL : __real_calloc(m, n);
-    live += p != NULL;
-    return p;
-}
-
-void *__wrap_realloc(void *p, size_t n)
-{
-    if (refuse())
-        return NULL;
-    void *q = __real_realloc(p, n);
-    live += q != NULL && p == NULL;
-    return q;
-}
-
-void __wrap_free(void *p)
-{
-    live -= p != NULL;
-    __real_free(p);
-}
-
-static void arm(long at, bool rest)
-{
-    calls = 0;
-    refused = 0;
-    fail_rest = rest;
-    fail_at = at;
-}
-
-static long disarm(void)
-{
-    fail_at = 0;
-    return refused;
-}
-
-/* ---- scenarios: each makes its types, packs and unpacks with them, frees them, and returns the
- * first error (its output is valid only on success) ---- */
+#include "nomem.h"
 
 #define SRC_BYTES (1 << 16)
-#define OUT_BYTES (1 << 20)
 static unsigned char src_mem[SRC_BYTES], dst_mem[SRC_BYTES];
 static unsigned char *const src = src_mem + SRC_BYTES / 2;   /* room for negative displacements */
 static unsigned char *const dst = dst_mem + SRC_BYTES / 2;
-
-typedef struct {
-    unsigned char *out;
-    size_t len;
-} output;
-
-#define TRY(call) do { if ((rc = (call)) != MPI_SUCCESS) goto done; } while (0)
-
-static void put(output *o, const void *p, size_t n)
-{
-    if (o->len + n > OUT_BYTES) {
-        MTEST_FAIL("more than %d bytes of output", OUT_BYTES);
-        return;
-    }
-    memcpy(o->out + o->len, p, n);
-    o->len += n;
-}
 
 /* Packs count instances from src (native and external32), unpacks them into a cleared dst and
  * appends both the packed bytes and dst to o. */
 static int pack_unpack(MPI_Datatype t, int count, output *o)
 {
-    static unsigned char packed[OUT_BYTES / 4];
+    static unsigned char packed[NOMEM_OUT_BYTES / 4];
     int rc, pos = 0, size = 0;
     MPI_Aint epos = 0;
     TRY(MPI_Pack_size(count, t, MPI_COMM_SELF, &size));
@@ -410,76 +315,20 @@ done:
     return rc;
 }
 
-/* ---- the driver ---- */
-
-typedef struct {
-    const char *name;
-    int (*run)(output *o);
-    bool keeps;   /* what a successful run makes stays (f90) */
-} scenario;
-
 static const scenario scenarios[] = {
     { "contiguous", s_contiguous }, { "vector", s_vector }, { "indexed", s_indexed },
-    { "struct", s_struct }, { "struct_loops", s_struct_loops }, { "f90", s_f90, true }, { "deep", s_deep }, { "resized_dup", s_resized_dup },
-    { "subarray_darray", s_subarray_darray }, { "iov", s_iov }, { "attributes", s_attributes },
-    { "messages", s_messages },
+    { "struct", s_struct }, { "struct_loops", s_struct_loops }, { "f90", s_f90, true },
+    { "deep", s_deep }, { "resized_dup", s_resized_dup }, { "subarray_darray", s_subarray_darray },
+    { "iov", s_iov }, { "attributes", s_attributes }, { "messages", s_messages },
 };
-
-static void run_scenario(const scenario *s)
-{
-    static unsigned char want_bytes[OUT_BYTES], got_bytes[OUT_BYTES];
-    output want = { want_bytes, 0 };
-    /* twice unhindered: the first run may grow the library's object pools for good */
-    if (s->run(&want) != MPI_SUCCESS || (want.len = 0, s->run(&want)) != MPI_SUCCESS) {
-        MTEST_FAIL("%s: fails with no allocation refused", s->name);
-        return;
-    }
-
-    long allocations = 0;
-    for (int rest = 0; rest <= 1; rest++) {
-        for (long at = 1;; at++) {
-            output got = { got_bytes, 0 };
-            long before = live;
-            arm(at, rest);
-            int rc = s->run(&got);
-            long n = disarm();
-            if (n == 0) {   /* past the last allocation: an unhindered run */
-                CHECK(rc == MPI_SUCCESS, "%s: failed with no allocation refused", s->name);
-                allocations = at - 1;
-                break;
-            }
-            if (live != before && !(rc == MPI_SUCCESS && s->keeps))
-                MTEST_FAIL("%s: allocation %ld refused%s: %ld blocks leaked", s->name, at,
-                           rest ? " with all after it" : "", live - before);
-            if (rc == MPI_SUCCESS) {
-                if (got.len != want.len || memcmp(got.out, want.out, want.len) != 0)
-                    MTEST_FAIL("%s: allocation %ld refused%s: success, but other bytes", s->name, at,
-                               rest ? " with all after it" : "");
-            } else {
-                int cls = -1;
-                MPI_Error_class(rc, &cls);
-                if (cls != MPI_ERR_NO_MEM)
-                    MTEST_FAIL("%s: allocation %ld refused%s: class %d, expected MPI_ERR_NO_MEM", s->name,
-                               at, rest ? " with all after it" : "", cls);
-            }
-            if (at > 100000) {
-                MTEST_FAIL("%s: still allocating after %ld allocations", s->name, at);
-                break;
-            }
-        }
-    }
-    CHECK(allocations > 0, "%s: no allocation to refuse", s->name);
-    printf("%s: %ld allocations, each refused once and for good\n", s->name, allocations);
-}
 
 int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    nomem_init();
     for (int i = 0; i < SRC_BYTES; i++)
         src_mem[i] = (unsigned char) (i * 7 + (i >> 8));
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
-        run_scenario(&scenarios[i]);
+        nomem_run(&scenarios[i]);
     return MTest_Finalize();
 }

@@ -1,0 +1,64 @@
+/*
+ * An unexpected message that the receiver has no memory to hold stays in the shared ring, its
+ * sender held back, until a receive matches it (shm_progress.c): nothing aborts, nothing is lost
+ * or reordered. Rank 0 sends eager messages of a vector type and a large (rendezvous) one; rank
+ * 1, with every allocation refused (nomem.h's hooks), polls with MPI_Iprobe while they arrive,
+ * then receives them in order, still refused every allocation, and checks every element.
+ */
+#include "nomem.h"
+
+#define NMSG 20
+#define BIG (1 << 20)
+
+int main(int argc, char **argv)
+{
+    static int a[BIG], b[BIG];
+    int rank, size;
+    MTest_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Datatype every_other;
+    MPI_Type_vector(64, 1, 2, MPI_INT, &every_other);
+    MPI_Type_commit(&every_other);
+
+    if (rank == 0) {
+        for (int i = 0; i < BIG; i++)
+            a[i] = i;
+        /* a message received before rank 1 refuses allocations, then its word that it does */
+        CHECK_MPI(MPI_Send(a, 0, MPI_INT, 1, NMSG + 1, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Recv(NULL, 0, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        for (int m = 0; m < NMSG; m++)
+            CHECK_MPI(MPI_Send(a + m, 1, every_other, 1, m, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Send(a, BIG, MPI_INT, 1, NMSG, MPI_COMM_WORLD));
+    } else if (rank == 1) {
+        /* warm up what receiving needs once (request pools), then refuse everything */
+        CHECK_MPI(MPI_Recv(b, 0, MPI_INT, 0, NMSG + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        arm(1, true);
+        CHECK_MPI(MPI_Send(NULL, 0, MPI_INT, 0, 0, MPI_COMM_WORLD));
+        int flag = 0;
+        for (int i = 0; i < 1000; i++)
+            CHECK_MPI(MPI_Iprobe(0, NMSG + 2, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
+        CHECK(!flag, "a message with tag %d that was never sent", NMSG + 2);
+        for (int m = 0; m < NMSG; m++) {
+            memset(b, 0, 128 * sizeof(int));
+            CHECK_MPI(MPI_Recv(b, 1, every_other, 0, m, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            for (int k = 0; k < 128; k++)
+                if (b[k] != (k % 2 ? 0 : m + k)) {
+                    MTEST_FAIL("message %d: element %d is %d, expected %d", m, k, b[k], k % 2 ? 0 : m + k);
+                    break;
+                }
+        }
+        CHECK_MPI(MPI_Recv(b, BIG, MPI_INT, 0, NMSG, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        long refusals = disarm();
+        CHECK(refusals > 0, "no allocation was refused: the unexpected messages were never held back");
+        for (int i = 0; i < BIG; i++)
+            if (b[i] != i) {
+                MTEST_FAIL("large message: element %d is %d", i, b[i]);
+                break;
+            }
+        printf("%ld allocations refused\n", refusals);
+    }
+    MPI_Type_free(&every_other);
+    return MTest_Finalize();
+}
