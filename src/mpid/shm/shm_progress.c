@@ -252,11 +252,16 @@ static bool stream_data(void)
 
 static bool tag_matches(int want, int got) { return want == MPI_ANY_TAG || want == got; }
 
+/* Whether the message of header h is one for (source_lpid, tag, context_id), wildcards allowed. */
+static bool header_matches(const Cell_header *h, int source_lpid, int tag, int context_id)
+{
+    return h->context_id == context_id && tag_matches(tag, h->tag)
+        && (source_lpid == MPI_ANY_SOURCE || source_lpid == h->src_lpid);
+}
+
 static bool envelope_matches(const MPIR_Request *rreq, const Cell_header *h)
 {
-    if (rreq->dev.context_id != h->context_id || !tag_matches(rreq->dev.tag, h->tag))
-        return false;
-    return rreq->dev.peer_lpid == MPI_ANY_SOURCE || rreq->dev.peer_lpid == h->src_lpid;
+    return header_matches(h, rreq->dev.peer_lpid, rreq->dev.tag, rreq->dev.context_id);
 }
 
 /* Signature hash of the first n elements of the receiver's (count, type). */
@@ -409,9 +414,28 @@ static void deliver(MPIR_Request *rreq, const Cell_header *h, const char *data)
         post_first_cell(rreq);
 }
 
+/* A copy of the message of cell c, to keep until a receive matches it; NULL without memory. */
+static Unexpected *hold(const Cell *c)
+{
+    const Cell_header *h = &c->h;
+    Unexpected *u = malloc(sizeof *u);
+    char *copy = h->kind == CELL_EAGER && h->len ? malloc((size_t) h->len) : NULL;
+    if (!u || (h->kind == CELL_EAGER && h->len && !copy)) {
+        free(u);
+        free(copy);
+        return NULL;
+    }
+    u->h = *h;
+    u->data = copy;
+    if (copy)
+        MPID_Copy_long(copy, c->payload, (size_t) h->len);
+    u->next = NULL;
+    return u;
+}
+
 /* Handles one incoming cell; false when it has to stay in its ring for now: an unexpected
  * message with no memory to hold it waits there, its sender held back as by a full ring, until a
- * receive matches it or memory returns (each poll tries again). */
+ * receive or a probe matches it or memory returns (each poll tries again). */
 static bool handle_cell(Cell *c)
 {
     const Cell_header *h = &c->h;
@@ -424,18 +448,9 @@ static bool handle_cell(Cell *c)
                 deliver(r, h, c->payload);
                 return true;
             }
-        Unexpected *u = malloc(sizeof *u);
-        char *copy = h->kind == CELL_EAGER && h->len ? malloc((size_t) h->len) : NULL;
-        if (!u || (h->kind == CELL_EAGER && h->len && !copy)) {
-            free(u);
-            free(copy);
+        Unexpected *u = hold(c);
+        if (!u)
             return false;
-        }
-        u->h = *h;
-        u->data = copy;
-        if (copy)
-            MPID_Copy_long(copy, c->payload, (size_t) h->len);
-        u->next = NULL;
         if (unexp_tail)
             unexp_tail->next = u;
         else
@@ -457,6 +472,15 @@ static bool handle_cell(Cell *c)
     return true;
 }
 
+/* After this rank freed cells of the ring r from sender s: the sender may wait for room (see
+ * cell_reserve). */
+static void room_made(int s, Ring *r)
+{
+    shm_fence_fast();
+    if (atomic_load_explicit(&r->want_space, memory_order_relaxed) && atomic_exchange(&r->want_space, 0))
+        shm_ring_doorbell(s);   /* after the exchange: a request set later is seen next time */
+}
+
 /* Reads every ring addressed to this rank. */
 static bool drain_rings(void)
 {
@@ -472,10 +496,7 @@ static bool drain_rings(void)
         }
         if (tail == start)
             continue;
-        /* the sender may wait for room (see cell_reserve) */
-        shm_fence_fast();
-        if (atomic_load_explicit(&r->want_space, memory_order_relaxed) && atomic_exchange(&r->want_space, 0))
-            shm_ring_doorbell(s);   /* after the exchange: a request set later is seen next time */
+        room_made(s, r);
         did = true;
     }
     next_sender = (next_sender + 1) % shm.nranks;
@@ -537,11 +558,28 @@ static Unexpected *find_unexpected(int source_lpid, int tag, int context_id, Une
     shm_progress();
     Unexpected *prev = NULL;
     for (Unexpected *u = unexp_head; u; prev = u, u = u->next)
-        if (u->h.context_id == context_id && tag_matches(tag, u->h.tag)
-            && (source_lpid == MPI_ANY_SOURCE || source_lpid == u->h.src_lpid)) {
+        if (header_matches(&u->h, source_lpid, tag, context_id)) {
             *prevp = prev;
             return u;
         }
+    return NULL;
+}
+
+/* A message left in its ring for want of memory (handle_cell) that matches (source_lpid, tag,
+ * context_id), its sender in *senderp; NULL if none. It comes after the unexpected messages from
+ * its sender, so look here only when none of those matched. */
+static Cell *find_held_back(int source_lpid, int tag, int context_id, int *senderp)
+{
+    for (int s = 0; s < shm.nranks; s++) {
+        if ((source_lpid != MPI_ANY_SOURCE && s != source_lpid) || !shm_cell_ready(s))
+            continue;
+        Ring *r = shm_ring(s, shm.rank);
+        Cell *c = shm_cell(r, atomic_load_explicit(&r->tail, memory_order_relaxed));
+        if ((c->h.kind == CELL_EAGER || c->h.kind == CELL_RTS) && header_matches(&c->h, source_lpid, tag, context_id)) {
+            *senderp = s;
+            return c;
+        }
+    }
     return NULL;
 }
 
@@ -575,23 +613,29 @@ void shm_start_recv(MPIR_Request *req)
     enqueue(&posted, req);
 }
 
-static void probe_status(const Unexpected *u, MPIR_Comm *comm, MPI_Status *status)
+static void probe_status(const Cell_header *h, MPIR_Comm *comm, MPI_Status *status)
 {
     if (status == MPI_STATUS_IGNORE)
         return;
-    status->MPI_SOURCE = comm->rank_of_lpid[u->h.src_lpid];
-    status->MPI_TAG = u->h.tag;
+    status->MPI_SOURCE = comm->rank_of_lpid[h->src_lpid];
+    status->MPI_TAG = h->tag;
     status->MPI_ERROR = MPI_SUCCESS;
-    MPIR_Status_set_bytes(status, u->h.bytes);
+    MPIR_Status_set_bytes(status, h->bytes);
     MPIR_Status_set_cancelled(status, 0);
 }
 
 int shm_iprobe(int source_lpid, int tag, MPIR_Comm *comm, int context_id, int *flag, MPI_Status *status)
 {
     Unexpected *prev, *u = find_unexpected(source_lpid, tag, context_id, &prev);
-    *flag = u != NULL;
-    if (u)
-        probe_status(u, comm, status);
+    const Cell_header *h = u ? &u->h : NULL;
+    if (!h) {
+        int sender;
+        Cell *c = find_held_back(source_lpid, tag, context_id, &sender);
+        h = c ? &c->h : NULL;
+    }
+    *flag = h != NULL;
+    if (h)
+        probe_status(h, comm, status);
     return MPI_SUCCESS;
 }
 
@@ -599,10 +643,24 @@ int shm_improbe(int source_lpid, int tag, MPIR_Comm *comm, int context_id, int *
                 MPI_Status *status)
 {
     Unexpected *prev, *u = find_unexpected(source_lpid, tag, context_id, &prev);
+    if (u)
+        unlink_unexpected(u, prev);     /* no other receive can match it now */
+    else {
+        int sender;
+        Cell *c = find_held_back(source_lpid, tag, context_id, &sender);
+        if (c) {   /* the message must leave its ring to be taken */
+            if (!(u = hold(c)))
+                return MPIR_Err(MPI_ERR_NO_MEM, "out of memory taking the matched message out of its ring "
+                                "(it stays there for a receive)");
+            Ring *r = shm_ring(sender, shm.rank);
+            atomic_store_explicit(&r->tail, atomic_load_explicit(&r->tail, memory_order_relaxed) + 1,
+                                  memory_order_release);
+            room_made(sender, r);
+        }
+    }
     *flag = u != NULL;
     if (u) {
-        unlink_unexpected(u, prev);     /* no other receive can match it now */
-        probe_status(u, comm, status);
+        probe_status(&u->h, comm, status);
         *msg = u;
     }
     return MPI_SUCCESS;

@@ -183,6 +183,23 @@ done:
     return rc;
 }
 
+/* The loops of the smallest cases: a type with no data, and pair types alone. */
+static int s_small(output *o)
+{
+    MPI_Datatype t[3] = { MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL };
+    int rc;
+    TRY(MPI_Type_contiguous(0, MPI_INT, &t[0]));
+    TRY(MPI_Type_contiguous(3, MPI_2INT, &t[1]));
+    TRY(MPI_Type_contiguous(2, MPI_FLOAT_INT, &t[2]));
+    for (int i = 0; i < 3; i++) {
+        TRY(MPI_Type_commit(&t[i]));
+        TRY(pack_unpack(t[i], 2, o));
+    }
+done:
+    free_types(t, 3);
+    return rc;
+}
+
 /* The F90 types are made once per (p, r) and kept: each run asks for one not made before (p and
  * r that select MPI_REAL8, so every run's bytes are the same), and only makes it (what a pack
  * allocates, the type keeps). */
@@ -316,7 +333,7 @@ done:
 }
 
 static const scenario scenarios[] = {
-    { "contiguous", s_contiguous }, { "vector", s_vector }, { "indexed", s_indexed },
+    { "contiguous", s_contiguous }, { "small", s_small }, { "vector", s_vector }, { "indexed", s_indexed },
     { "struct", s_struct }, { "struct_loops", s_struct_loops }, { "f90", s_f90, true },
     { "deep", s_deep }, { "resized_dup", s_resized_dup }, { "subarray_darray", s_subarray_darray },
     { "iov", s_iov }, { "attributes", s_attributes }, { "messages", s_messages },

@@ -156,7 +156,8 @@ static void nomem_run(const scenario *s)
         }
     }
     CHECK(allocations > 0, "%s: no allocation to refuse", s->name);
-    printf("%s: %ld allocations, each refused once and for good\n", s->name, allocations);
+    printf("%s: %ld allocation%s, each refused once and for good\n", s->name, allocations,
+           allocations == 1 ? "" : "s");
 }
 
 /* Errors returned, not fatal. */

@@ -1,9 +1,10 @@
 /*
  * Out of memory outside the datatype module (the harness and what it checks: nomem.h): every
  * allocation of each scenario refused in turn, once and for good. Scenarios on one rank:
- * communicators (dup with attributes, split, create from a group, names), groups (set operations,
- * ranges), info objects, user error classes and handlers, user reduction operators, persistent
- * and nonblocking requests, and the collectives on derived types.
+ * communicators (dup with attributes, split, create from a group, names, info hints, nonblocking
+ * dup), groups (set operations, ranges, exclusions), info objects, user error classes, codes,
+ * strings and handlers, user reduction operators, persistent and nonblocking requests, buffered
+ * sends, matched probes, and the collectives (v and w forms, on derived types).
  */
 #include "nomem.h"
 
@@ -163,9 +164,129 @@ done:
     return rc;
 }
 
+/* The v and w collectives through the int bindings (which widen their count arrays), and a
+ * nonblocking one that reduces a derived type (a temporary buffer of that type). */
+static int s_v_collectives(output *o)
+{
+    static int a[64], b[64];
+    MPI_Datatype pairs = MPI_DATATYPE_NULL;
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc, counts[1] = { 4 }, displs[1] = { 2 }, bdispls[1] = { 8 };
+    const MPI_Datatype ints[1] = { MPI_INT };
+    for (int i = 0; i < 64; i++) {
+        a[i] = i;
+        b[i] = -1;
+    }
+    TRY(MPI_Gatherv(a, 4, MPI_INT, b, counts, displs, MPI_INT, 0, MPI_COMM_SELF));
+    TRY(MPI_Scatterv(a, counts, displs, MPI_INT, b + 10, 4, MPI_INT, 0, MPI_COMM_SELF));
+    TRY(MPI_Allgatherv(a + 1, 4, MPI_INT, b + 16, counts, displs, MPI_INT, MPI_COMM_SELF));
+    TRY(MPI_Alltoallv(a + 2, counts, displs, MPI_INT, b + 24, counts, displs, MPI_INT, MPI_COMM_SELF));
+    TRY(MPI_Alltoallw(a + 3, counts, bdispls, ints, b + 32, counts, bdispls, ints, MPI_COMM_SELF));
+    TRY(MPI_Reduce_scatter(a + 4, b + 40, counts, MPI_INT, MPI_SUM, MPI_COMM_SELF));
+    TRY(MPI_Type_contiguous(2, MPI_INT, &pairs));
+    TRY(MPI_Type_commit(&pairs));
+    TRY(MPI_Iallreduce(a + 5, b + 48, 3, pairs, MPI_SUM, MPI_COMM_SELF, &r));
+    TRY(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    put(o, b, sizeof b);
+done:
+    if (r != MPI_REQUEST_NULL)
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    if (pairs != MPI_DATATYPE_NULL)
+        CHECK_MPI(MPI_Type_free(&pairs));
+    return rc;
+}
+
+/* A buffered send to oneself, and matched probes. */
+static int s_buffered_probes(output *o)
+{
+    static char buffer[4096];
+    int rc, x = 7, y = 0, z = 0, flag = 0, attached = 0;
+    MPI_Message msg = MPI_MESSAGE_NULL;
+    TRY(MPI_Buffer_attach(buffer, sizeof buffer));
+    attached = 1;
+    TRY(MPI_Bsend(&x, 1, MPI_INT, 0, 3, MPI_COMM_SELF));
+    TRY(MPI_Improbe(0, 3, MPI_COMM_SELF, &flag, &msg, MPI_STATUS_IGNORE));
+    if (flag)
+        TRY(MPI_Mrecv(&y, 1, MPI_INT, &msg, MPI_STATUS_IGNORE));
+    else
+        TRY(MPI_Recv(&y, 1, MPI_INT, 0, 3, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+    x = 9;
+    TRY(MPI_Bsend(&x, 1, MPI_INT, 0, 4, MPI_COMM_SELF));
+    TRY(MPI_Mprobe(0, 4, MPI_COMM_SELF, &msg, MPI_STATUS_IGNORE));
+    TRY(MPI_Mrecv(&z, 1, MPI_INT, &msg, MPI_STATUS_IGNORE));
+    put(o, &y, sizeof y);
+    put(o, &z, sizeof z);
+done:
+    if (msg != MPI_MESSAGE_NULL)
+        MPI_Mrecv(&z, 1, MPI_INT, &msg, MPI_STATUS_IGNORE);
+    if (attached) {
+        void *p;
+        int size;
+        /* waits for the buffered sends; a failed one left a message to take */
+        while (MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag)
+            MPI_Recv(&z, 1, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        CHECK_MPI(MPI_Buffer_detach(&p, &size));
+    }
+    return rc;
+}
+
+/* Group exclusions, a communicator's info hints, and a nonblocking dup. */
+static int s_group_info_idup(output *o)
+{
+    MPI_Group g[3] = { MPI_GROUP_NULL, MPI_GROUP_NULL, MPI_GROUP_NULL };
+    MPI_Info in = MPI_INFO_NULL, used = MPI_INFO_NULL;
+    MPI_Comm c[2] = { MPI_COMM_NULL, MPI_COMM_NULL };
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc, none[1] = { 0 }, sizes[2], nkeys = 0;
+    TRY(MPI_Comm_group(MPI_COMM_WORLD, &g[0]));
+    TRY(MPI_Group_excl(g[0], 0, none, &g[1]));
+    TRY(MPI_Group_intersection(g[0], g[1], &g[2]));
+    TRY(MPI_Group_size(g[1], &sizes[0]));
+    TRY(MPI_Group_size(g[2], &sizes[1]));
+    put(o, sizes, sizeof sizes);
+    TRY(MPI_Comm_dup(MPI_COMM_SELF, &c[0]));
+    TRY(MPI_Info_create(&in));
+    TRY(MPI_Info_set(in, "mpi_assert_no_any_tag", "true"));
+    TRY(MPI_Comm_set_info(c[0], in));
+    TRY(MPI_Comm_get_info(c[0], &used));
+    TRY(MPI_Info_get_nkeys(used, &nkeys));
+    put(o, &nkeys, sizeof nkeys);
+    TRY(MPI_Comm_idup(c[0], &c[1], &r));
+    TRY(MPI_Wait(&r, MPI_STATUS_IGNORE));
+done:
+    if (r != MPI_REQUEST_NULL)
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    for (int i = 0; i < 3; i++)
+        if (g[i] != MPI_GROUP_NULL)
+            CHECK_MPI(MPI_Group_free(&g[i]));
+    for (int i = 0; i < 2; i++)
+        free_comm(&c[i]);
+    if (in != MPI_INFO_NULL)
+        CHECK_MPI(MPI_Info_free(&in));
+    if (used != MPI_INFO_NULL)
+        CHECK_MPI(MPI_Info_free(&used));
+    return rc;
+}
+
+/* User error classes, codes and strings: kept for the rest of the job. */
+static int s_error_codes(output *o)
+{
+    int rc, cls = 0, code = 0, got = -1;
+    TRY(MPI_Add_error_class(&cls));
+    TRY(MPI_Add_error_code(cls, &code));
+    TRY(MPI_Add_error_string(code, "a user error"));
+    TRY(MPI_Error_class(code, &got));
+    got = got == cls;
+    put(o, &got, sizeof got);
+done:
+    return rc;
+}
+
 static const scenario scenarios[] = {
     { "comms", s_comms }, { "groups", s_groups }, { "info", s_info }, { "errors_ops", s_errors_ops },
-    { "requests", s_requests },
+    { "requests", s_requests }, { "v_collectives", s_v_collectives },
+    { "buffered_probes", s_buffered_probes }, { "group_info_idup", s_group_info_idup },
+    { "error_codes", s_error_codes, true },
 };
 
 int main(int argc, char **argv)

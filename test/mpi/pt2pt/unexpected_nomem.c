@@ -3,7 +3,9 @@
  * sender held back, until a receive matches it (shm_progress.c): nothing aborts, nothing is lost
  * or reordered. Rank 0 sends eager messages of a vector type and a large (rendezvous) one; rank
  * 1, with every allocation refused (nomem.h's hooks), polls with MPI_Iprobe while they arrive,
- * then receives them in order, still refused every allocation, and checks every element.
+ * probes the first (MPI_Probe sees it, MPI_Improbe has no memory to take it out of the ring:
+ * MPI_ERR_NO_MEM), then receives them in order, still refused every allocation, and checks every
+ * element.
  */
 #include "nomem.h"
 
@@ -40,6 +42,16 @@ int main(int argc, char **argv)
         for (int i = 0; i < 1000; i++)
             CHECK_MPI(MPI_Iprobe(0, NMSG + 2, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
         CHECK(!flag, "a message with tag %d that was never sent", NMSG + 2);
+        /* a probe sees a message held back; a matched probe, which must take it out of the
+         * ring, has no memory to */
+        MPI_Status st;
+        int count = -1;
+        CHECK_MPI(MPI_Probe(0, 0, MPI_COMM_WORLD, &st));
+        MPI_Get_count(&st, MPI_INT, &count);
+        CHECK(st.MPI_TAG == 0 && count == 64, "probe: tag %d, %d ints", st.MPI_TAG, count);
+        MPI_Message msg = MPI_MESSAGE_NULL;
+        CHECK_ERR(MPI_Improbe(0, 0, MPI_COMM_WORLD, &flag, &msg, MPI_STATUS_IGNORE), MPI_ERR_NO_MEM);
+        CHECK(msg == MPI_MESSAGE_NULL, "a failed matched probe made a message");
         for (int m = 0; m < NMSG; m++) {
             memset(b, 0, 128 * sizeof(int));
             CHECK_MPI(MPI_Recv(b, 1, every_other, 0, m, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
