@@ -175,12 +175,7 @@ static int agree(long long prio, int n, int *ids, reduce_fn *reduce, void *arg)
 
 static int band_allreduce(unsigned *buf, int n, MPIR_Comm *comm)
 {
-    unsigned *in = malloc((size_t) n * sizeof *in);
-    MPIR_CHKMEM(in);
-    memcpy(in, buf, (size_t) n * sizeof *in);
-    int err = MPIR_Allreduce_impl(in, buf, n, MPI_UNSIGNED, MPI_BAND, MPIR_Comm_handle(comm));
-    free(in);
-    return err;
+    return MPIR_Allreduce_impl(MPI_IN_PLACE, buf, n, MPI_UNSIGNED, MPI_BAND, MPIR_Comm_handle(comm));
 }
 
 static int reduce_intra(unsigned *buf, int n, void *arg)
