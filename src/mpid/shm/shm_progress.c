@@ -8,6 +8,8 @@
  *   outq[dest]  requests waiting for a cell to send their first cell (EAGER, RTS, or a receive's CTS)
  *               to dest, in order, so messages to one destination keep their order;
  *   streaming   rendezvous sends cleared to send, with data left.
+ * An arrived message that matches no receive and finds no memory for its copy stays in its ring
+ * (the first cell not read), where receives and probes still find it (handle_cell, find_held_back).
  */
 #include "shm_impl.h"
 #include "copy_kernels.h"   /* MPID_Copy_long, streaming stores */
