@@ -40,10 +40,12 @@ MPI_STATUSES_IGNORE). Invalid request handles are MPI_ERR_REQUEST.
 Operations and collectives: OP, OP_INOUT (validated: MPI_ERR_OP), OP_OUT; DATATYPE_IMPL (a datatype
 left for the implementation to check where it is significant: root-only arguments, send types
 ignored with MPI_IN_PLACE); COUNTS(comm), DISPLS(comm), DATATYPES(comm) (the per-rank arrays of the
-v/w collectives, one entry per rank comm addresses, unchecked and possibly NULL; the int twin is
-widened to MPI_Count / MPI_Aint). COUNTS(comm, root=root) is read only at the root, and
+v/w collectives, one entry per rank comm addresses, unchecked and possibly NULL; counts and
+displacements reach the implementation unwidened, as an MPIR_Count_array / MPIR_Aint_array of the
+user's int or MPI_Count / MPI_Aint elements: a collective allocates nothing before its schedule,
+which takes part even when it fails). COUNTS(comm, root=root) is read only at the root, and
 COUNTS(comm, inplace=sendbuf) only when sendbuf is not MPI_IN_PLACE; elsewhere the implementation
-gets NULL for it in the int twin (the user's pointer in the _c twin).
+gets NULL for it.
 
 Datatypes: DATATYPE (valid: MPI_ERR_TYPE), DATATYPE_OR_NULL (also MPI_DATATYPE_NULL),
 DATATYPE_COMMITTED (valid and committed), DATATYPE_RECORD (the same checks, and the implementation
@@ -141,6 +143,8 @@ VECTORS = {
     'DISPLS': ('int', 'MPI_Aint', 'MPI_Aint'),
     'DATATYPES': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),
 }
+# the vectors passed as a view of the user's array: (view type, its member for the wide twin)
+VECTOR_VIEWS = {'COUNTS': ('MPIR_Count_array', 'counts'), 'DISPLS': ('MPIR_Aint_array', 'aints')}
 # the kinds passed as one datatype handle (named in the error report)
 DATATYPE_HANDLES = ('DATATYPE', 'DATATYPE_OR_NULL', 'DATATYPE_COMMITTED', 'DATATYPE_RECORD', 'DATATYPE_IMPL')
 WIDE = {'int': False, 'MPI_Count': True, 'MPI_Aint': True, 'MPI_Datatype': False}
@@ -203,6 +207,8 @@ class Param:
     def impl_decl(self):
         if self.view:
             return declare('MPIR_Count_array', self.name)
+        if self.comm and self.kind in VECTOR_VIEWS:
+            return declare(VECTOR_VIEWS[self.kind][0], self.name)
         if self.comm:
             t = 'const ' + VECTORS[self.kind][2] + ' *'
         elif self.length:
@@ -215,10 +221,8 @@ class Param:
 
     def needs_widening(self, large):
         """An int array that the implementation takes as 64-bit values."""
-        if self.view:
+        if self.view or self.comm:
             return False
-        if self.comm:
-            return VECTORS[self.kind][1 if large else 0] != VECTORS[self.kind][2]
         if not self.length:
             return False
         c = ARRAYS[self.kind][1 if large else 0]
@@ -429,18 +433,6 @@ def emit_function(fn, suffix, large, out):
         if p.kind == 'COUNT_INOUT':
             body.append(f'    n_{p.name} = *{p.name};')
     for p in widened:
-        if p.comm:
-            # one entry per rank the communicator addresses; NULL stays NULL, and an array that is
-            # not significant here is not read at all (it may be garbage)
-            cond = f'{p.name} != NULL' + (f' && {p.significant}' if p.significant else '')
-            body.append(f'    if ({cond}) {{')
-            body.append(f'        size_t n_ = (size_t) MPIR_Comm_lookup({p.comm})->remote_size;')
-            body.append(f'        w_{p.name} = malloc((n_ > 0 ? n_ : 1) * sizeof *w_{p.name});')
-            body.append(f'        if (w_{p.name} == NULL) {{ err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory"); goto fn_fail; }}')
-            body.append(f'        for (size_t i_ = 0; i_ < n_; i_++)')
-            body.append(f'            w_{p.name}[i_] = {p.name}[i_];')
-            body.append('    }')
-            continue
         body.append(f'    err = MPIR_Widen_ints({p.name}, {p.length}, &w_{p.name});')
         body.append('    if (err) goto fn_fail;')
     args = []
@@ -449,6 +441,11 @@ def emit_function(fn, suffix, large, out):
             args.append(f'w_{p.name}')
         elif p.view:
             args.append(f'(MPIR_Count_array){{ .{"counts" if large else "ints"} = {p.name} }}')
+        elif p.comm and p.kind in VECTOR_VIEWS:
+            # an array that is not significant here is not read at all (it may be garbage)
+            view, member = VECTOR_VIEWS[p.kind]
+            value = f'{p.significant} ? {p.name} : NULL' if p.significant else p.name
+            args.append(f'({view}){{ .{member if large else "ints"} = {value} }}')
         elif p in narrowed:
             args.append(f'&n_{p.name}')
         elif p.kind in ('ADDR_OUT', 'ADDR_INOUT') and large:

@@ -52,6 +52,18 @@ typedef struct {
     const MPI_Count *counts;
 } MPIR_Count_array;
 
+/* The same for the displacements of the v/w collectives: int elements or MPI_Aint ones; both NULL
+ * when the user's array is NULL or not significant. */
+typedef struct {
+    const int *ints;
+    const MPI_Aint *aints;
+} MPIR_Aint_array;
+
+static inline bool MPIR_Count_array_is_null(MPIR_Count_array a) { return !a.ints && !a.counts; }
+static inline bool MPIR_Aint_array_is_null(MPIR_Aint_array a) { return !a.ints && !a.aints; }
+static inline MPI_Count MPIR_Count_array_at(MPIR_Count_array a, MPI_Count i) { return a.ints ? a.ints[i] : a.counts[i]; }
+static inline MPI_Aint MPIR_Aint_array_at(MPIR_Aint_array a, MPI_Count i) { return a.ints ? a.ints[i] : a.aints[i]; }
+
 /* Copies the first n elements of a into dst, widened. */
 static inline void MPIR_Count_array_copy(int64_t *dst, MPIR_Count_array a, MPI_Count n)
 {

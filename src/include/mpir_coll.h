@@ -19,4 +19,10 @@ int MPIR_Localcopy(const void *src, MPI_Count scount, MPI_Datatype stype, void *
  * free *base. */
 int MPIR_Typed_alloc(MPI_Count count, MPI_Datatype type, void **base, void **buf);
 
+/* Takes part in an MPI_Allreduce of count elements of type with op on the intracommunicator comm
+ * without data, for a caller that failed with errclass (reason recorded) before it could: the
+ * others are not left waiting, and those whose result depends on this process's data fail with
+ * MPI_ERR_OTHER. Returns errclass. */
+int MPIR_Allreduce_without_data(MPI_Count count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, int errclass);
+
 #endif

@@ -51,8 +51,8 @@ typedef struct MPIR_Comm {
                                            local_comm): never reported as leaked */
     MPI_Info info;                      /* the hints set (MPI_Comm_set_info, dup_with_info): a private
                                            info object, or 0 if none were ever set */
-    unsigned nbc_seq;                   /* nonblocking collectives started so far: each gets its own
-                                           tag from this sequence (src/mpi/coll/coll_sched.c) */
+    unsigned coll_seq;                  /* collectives started so far: each gets its own tag from
+                                           this sequence (src/mpi/coll/coll_sched.c) */
 } MPIR_Comm;
 
 /* References held by requests, attributes' callers, and child communicators. */

@@ -29,6 +29,12 @@ int MPIR_Err_return(MPI_Comm comm, int errclass, const char *call_fmt, ...) __at
 /* An error code carrying a message (printf format), without invoking any error handler: for errors
  * found while an operation progresses, stored in its status until it is completed. */
 int MPIR_Err_code(int errclass, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The reason MPIR_Err recorded for errclass, made a code as MPIR_Err_code does: for an error kept
+ * while other calls may record reasons of their own. */
+int MPIR_Err_keep(int errclass);
+/* The class of a code MPIR_Err_code or MPIR_Err_keep made, its message recorded again as the reason
+ * (for an error kept, returned by a later call). */
+int MPIR_Err_from_code(int code);
 /* Standard text of an error class. */
 const char *MPIR_Err_class_string(int errclass);
 /* Whether code is an error code or class MPI_Error_class accepts (the library's or the user's). */

@@ -29,10 +29,10 @@ static int check(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
     int err = MPI_SUCCESS;
     if (sendbuf != MPI_IN_PLACE)
         err = MPIR_Coll_check_data("sendbuf", sendbuf, "sendcount", sendcount, "sendtype", sendtype, -1);
-    if (err == MPI_SUCCESS && recv->counts && !recv->displs)
+    if (err == MPI_SUCCESS && MPIR_Blocks_v(recv) && MPIR_Aint_array_is_null(recv->displs))
         err = MPIR_Err(MPI_ERR_ARG, "displs is NULL");
     if (err == MPI_SUCCESS)
-        err = MPIR_Coll_check_blocks("recvbuf", recv, c->size, recv->counts ? "recvcounts" : "recvcount", "recvtype");
+        err = MPIR_Coll_check_blocks("recvbuf", recv, c->size, MPIR_Blocks_v(recv) ? "recvcounts" : "recvcount", "recvtype");
     if (err == MPI_SUCCESS)
         err = MPIR_Coll_check_alias(sendbuf, sendcount, recv->buf, 1);
     return err;
@@ -44,7 +44,7 @@ static int allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 {
     MPIR_Comm *c;
     int err = MPIR_Coll_comm(comm, &c);
-    if (err == MPI_SUCCESS && v && !recv->counts)
+    if (err == MPI_SUCCESS && v && !MPIR_Blocks_v(recv))
         err = MPIR_Err(MPI_ERR_ARG, "recvcounts is NULL");
     if (err == MPI_SUCCESS)
         err = check(sendbuf, sendcount, sendtype, recv, c);
@@ -70,14 +70,14 @@ int MPIR_Iallgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
 }
 
 int MPIR_Allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         const MPI_Count *recvcounts, const MPI_Aint *displs, MPI_Datatype recvtype, MPI_Comm comm)
+                         MPIR_Count_array recvcounts, MPIR_Aint_array displs, MPI_Datatype recvtype, MPI_Comm comm)
 {
     MPIR_Blocks recv = { .buf = recvbuf, .counts = recvcounts, .displs = displs, .type = recvtype };
     return allgather(sendbuf, sendcount, sendtype, &recv, true, comm, NULL);
 }
 
 int MPIR_Iallgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                          const MPI_Count *recvcounts, const MPI_Aint *displs, MPI_Datatype recvtype, MPI_Comm comm,
+                          MPIR_Count_array recvcounts, MPIR_Aint_array displs, MPI_Datatype recvtype, MPI_Comm comm,
                           MPI_Request *request)
 {
     MPIR_Blocks recv = { .buf = recvbuf, .counts = recvcounts, .displs = displs, .type = recvtype };

@@ -18,9 +18,9 @@ static void build(MPIR_Sched *s, const MPIR_Blocks *send, const MPIR_Blocks *rec
     void **aside = NULL;
     if (!send) {
         send = recv;
-        if (!(aside = MPIR_Sched_tmpbuf(s, (MPI_Count) n * (MPI_Count) sizeof *aside, MPI_BYTE)))
-            return;     /* the schedule has failed */
-        for (int i = 0; i < n; i++) {
+        /* NULL: the schedule has failed, and takes its part in the exchange without data */
+        aside = MPIR_Sched_tmpbuf(s, (MPI_Count) n * (MPI_Count) sizeof *aside, MPI_BYTE);
+        for (int i = 0; aside && i < n; i++) {
             MPI_Count count = MPIR_Blocks_count(recv, i);
             MPI_Datatype type = MPIR_Blocks_type(recv, i);
             if (i == rank)
@@ -48,10 +48,10 @@ static int alltoall(const MPIR_Blocks *send, const MPIR_Blocks *recv, MPIR_Comm 
 {
     int err = MPI_SUCCESS;
     if (send)
-        err = MPIR_Coll_check_blocks("sendbuf", send, c->size, send->counts ? "sendcounts" : "sendcount",
+        err = MPIR_Coll_check_blocks("sendbuf", send, c->size, MPIR_Blocks_v(send) ? "sendcounts" : "sendcount",
                                      send->types ? "sendtypes" : "sendtype");
     if (err == MPI_SUCCESS)
-        err = MPIR_Coll_check_blocks("recvbuf", recv, c->size, recv->counts ? "recvcounts" : "recvcount",
+        err = MPIR_Coll_check_blocks("recvbuf", recv, c->size, MPIR_Blocks_v(recv) ? "recvcounts" : "recvcount",
                                      recv->types ? "recvtypes" : "recvtype");
     if (err == MPI_SUCCESS && send)
         err = MPIR_Coll_check_alias(send->buf, 1, recv->buf, 1);
@@ -72,8 +72,21 @@ static int alltoall_u(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     return err ? err : alltoall(sendbuf == MPI_IN_PLACE ? NULL : &send, &recv, c, request);
 }
 
-static int alltoall_v(const void *sendbuf, const MPI_Count *sendcounts, const MPI_Aint *sdispls,
-                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count *recvcounts, const MPI_Aint *rdispls,
+/* MPI_ERR_ARG for the first array of the v (or w) form that is NULL (the send side's only when it
+ * is read: not with MPI_IN_PLACE). */
+static int null_array(bool in_place, const MPIR_Blocks *send, const MPIR_Blocks *recv, bool w)
+{
+    const char *what = !in_place && !MPIR_Blocks_v(send) ? "sendcounts"
+                       : !in_place && MPIR_Aint_array_is_null(send->displs) ? "sdispls"
+                       : w && !in_place && !send->types ? "sendtypes"
+                       : !MPIR_Blocks_v(recv) ? "recvcounts"
+                       : MPIR_Aint_array_is_null(recv->displs) ? "rdispls"
+                       : w && !recv->types ? "recvtypes" : NULL;
+    return what ? MPIR_Err(MPI_ERR_ARG, "%s is NULL", what) : MPI_SUCCESS;
+}
+
+static int alltoall_v(const void *sendbuf, MPIR_Count_array sendcounts, MPIR_Aint_array sdispls,
+                      MPI_Datatype sendtype, void *recvbuf, MPIR_Count_array recvcounts, MPIR_Aint_array rdispls,
                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     MPIR_Comm *c;
@@ -81,15 +94,13 @@ static int alltoall_v(const void *sendbuf, const MPI_Count *sendcounts, const MP
     MPIR_Blocks recv = { .buf = recvbuf, .counts = recvcounts, .displs = rdispls, .type = recvtype };
     bool in_place = sendbuf == MPI_IN_PLACE;
     int err = MPIR_Coll_comm(comm, &c);
-    if (err == MPI_SUCCESS && ((!in_place && (!sendcounts || !sdispls)) || !recvcounts || !rdispls))
-        err = MPIR_Err(MPI_ERR_ARG, "%s is NULL", !in_place && !sendcounts ? "sendcounts"
-                       : !in_place && !sdispls ? "sdispls" : !recvcounts ? "recvcounts" : "rdispls");
+    err = err ? err : null_array(in_place, &send, &recv, false);
     return err ? err : alltoall(in_place ? NULL : &send, &recv, c, request);
 }
 
-static int alltoall_w(const void *sendbuf, const MPI_Count *sendcounts, const MPI_Aint *sdispls,
-                      const MPI_Datatype *sendtypes, void *recvbuf, const MPI_Count *recvcounts,
-                      const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm, MPI_Request *request)
+static int alltoall_w(const void *sendbuf, MPIR_Count_array sendcounts, MPIR_Aint_array sdispls,
+                      const MPI_Datatype *sendtypes, void *recvbuf, MPIR_Count_array recvcounts,
+                      MPIR_Aint_array rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm, MPI_Request *request)
 {
     MPIR_Comm *c;
     MPIR_Blocks send = { .buf = sendbuf, .counts = sendcounts, .displs = sdispls, .byte_displs = true,
@@ -98,11 +109,7 @@ static int alltoall_w(const void *sendbuf, const MPI_Count *sendcounts, const MP
                          .types = recvtypes };
     bool in_place = sendbuf == MPI_IN_PLACE;
     int err = MPIR_Coll_comm(comm, &c);
-    if (err == MPI_SUCCESS && ((!in_place && (!sendcounts || !sdispls || !sendtypes)) || !recvcounts || !rdispls
-                               || !recvtypes))
-        err = MPIR_Err(MPI_ERR_ARG, "%s is NULL", !in_place && !sendcounts ? "sendcounts"
-                       : !in_place && !sdispls ? "sdispls" : !in_place && !sendtypes ? "sendtypes"
-                       : !recvcounts ? "recvcounts" : !rdispls ? "rdispls" : "recvtypes");
+    err = err ? err : null_array(in_place, &send, &recv, true);
     return err ? err : alltoall(in_place ? NULL : &send, &recv, c, request);
 }
 
@@ -118,30 +125,30 @@ int MPIR_Ialltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     return alltoall_u(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
-int MPIR_Alltoallv_impl(const void *sendbuf, const MPI_Count *sendcounts, const MPI_Aint *sdispls,
-                        MPI_Datatype sendtype, void *recvbuf, const MPI_Count *recvcounts, const MPI_Aint *rdispls,
+int MPIR_Alltoallv_impl(const void *sendbuf, MPIR_Count_array sendcounts, MPIR_Aint_array sdispls,
+                        MPI_Datatype sendtype, void *recvbuf, MPIR_Count_array recvcounts, MPIR_Aint_array rdispls,
                         MPI_Datatype recvtype, MPI_Comm comm)
 {
     return alltoall_v(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, NULL);
 }
 
-int MPIR_Ialltoallv_impl(const void *sendbuf, const MPI_Count *sendcounts, const MPI_Aint *sdispls,
-                         MPI_Datatype sendtype, void *recvbuf, const MPI_Count *recvcounts, const MPI_Aint *rdispls,
+int MPIR_Ialltoallv_impl(const void *sendbuf, MPIR_Count_array sendcounts, MPIR_Aint_array sdispls,
+                         MPI_Datatype sendtype, void *recvbuf, MPIR_Count_array recvcounts, MPIR_Aint_array rdispls,
                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     return alltoall_v(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
 }
 
-int MPIR_Alltoallw_impl(const void *sendbuf, const MPI_Count *sendcounts, const MPI_Aint *sdispls,
-                        const MPI_Datatype *sendtypes, void *recvbuf, const MPI_Count *recvcounts,
-                        const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm)
+int MPIR_Alltoallw_impl(const void *sendbuf, MPIR_Count_array sendcounts, MPIR_Aint_array sdispls,
+                        const MPI_Datatype *sendtypes, void *recvbuf, MPIR_Count_array recvcounts,
+                        MPIR_Aint_array rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm)
 {
     return alltoall_w(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, NULL);
 }
 
-int MPIR_Ialltoallw_impl(const void *sendbuf, const MPI_Count *sendcounts, const MPI_Aint *sdispls,
-                         const MPI_Datatype *sendtypes, void *recvbuf, const MPI_Count *recvcounts,
-                         const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm, MPI_Request *request)
+int MPIR_Ialltoallw_impl(const void *sendbuf, MPIR_Count_array sendcounts, MPIR_Aint_array sdispls,
+                         const MPI_Datatype *sendtypes, void *recvbuf, MPIR_Count_array recvcounts,
+                         MPIR_Aint_array rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm, MPI_Request *request)
 {
     return alltoall_w(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
                       request);

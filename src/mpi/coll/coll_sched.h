@@ -10,15 +10,25 @@
  * buffers between rounds swaps them while it builds.
  *
  * Adding steps cannot fail from the builder's point of view: the first error (out of memory) is
- * kept in the schedule and returned by MPIR_Sched_run/MPIR_Sched_start, which free it. An error
- * while the schedule runs (a truncated receive, a failed copy) is kept too, and the remaining steps
- * still run, so that the other ranks are not left waiting.
+ * kept in the schedule and returned by MPIR_Sched_run/MPIR_Sched_start.
  *
- * Matching: every message travels on the communicator's collective context. A blocking
- * collective's messages carry the collective's tag (MPIR_TAG_*), a nonblocking one's a tag of its
- * own from the communicator's sequence of nonblocking collectives (every rank starts them in the
- * same order), so collectives in flight together never take each other's messages. Within one
- * schedule, messages between two ranks pair up in the order the steps are added.
+ * Failure. A rank whose schedule fails still takes part, because the other ranks wait for its
+ * messages and send it theirs: it sends every message it still owes at once, empty, and receives,
+ * dropping them, as many as it still expects. A rank that receives less than a step expects (an
+ * empty message: the sender failed) fails the same way, so the failure travels on to every rank
+ * whose result depends on it; their calls return MPI_ERR_OTHER, the failing rank's its own error,
+ * and the communicator stays usable for the next collective. Schedules fail when they cannot be
+ * built (out of memory: a collective whose record itself finds no memory runs on the thread's
+ * spare record, and then even a nonblocking one completes its part before it returns) and on any
+ * error while they run (a request not to be had, a failed copy, a truncated receive).
+ *
+ * Matching: every message travels on the communicator's collective context, with a tag of its
+ * collective: the next number of the communicator's sequence of collectives (every rank calls them
+ * in the same order, blocking and nonblocking, MPI 4.1 6.12), the collective's kind (MPIR_TAG_*)
+ * and whether it is nonblocking. So collectives in flight together never take each other's
+ * messages, nor do different collectives called by mistake, and a failed schedule receives what
+ * it expects with MPI_ANY_SOURCE. Within one schedule, messages between two ranks pair up in the
+ * order the steps are added.
  *
  * Datatypes and the communicator are referenced for the life of the schedule, and user operations
  * copied (MPI_Op_free may come before the collective completes); temporary buffers
@@ -31,10 +41,9 @@
 
 typedef struct MPIR_Sched MPIR_Sched;
 
-/* A new, empty schedule on c with tag (MPIR_TAG_* for a blocking collective, MPIR_SCHED_NBC for the
- * next tag of the communicator's nonblocking sequence). NULL when out of memory (reason recorded). */
-#define MPIR_SCHED_NBC (-1)
-MPIR_Sched *MPIR_Sched_create(MPIR_Comm *c, int tag);
+/* A new, empty schedule on c for a collective of kind (MPIR_TAG_*), taking the next number of c's
+ * sequence. Never NULL but when out of memory while the thread's spare record is in use. */
+MPIR_Sched *MPIR_Sched_create(MPIR_Comm *c, int kind, bool nonblocking);
 
 void MPIR_Sched_send(MPIR_Sched *s, const void *buf, MPI_Count count, MPI_Datatype type, int dest);
 void MPIR_Sched_recv(MPIR_Sched *s, void *buf, MPI_Count count, MPI_Datatype type, int source);
@@ -43,6 +52,8 @@ void MPIR_Sched_copy(MPIR_Sched *s, const void *src, MPI_Count scount, MPI_Datat
                      MPI_Count dcount, MPI_Datatype dtype);
 /* inout = in op inout (MPIR_Op_apply) when the step runs. */
 void MPIR_Sched_reduce(MPIR_Sched *s, const void *in, void *inout, MPI_Count count, MPI_Datatype type, MPI_Op op);
+/* Fails s with errclass (reason recorded): it takes its part without data (see above). */
+void MPIR_Sched_fail(MPIR_Sched *s, int errclass);
 /* Ends a phase: the steps after it wait for the sends and receives before it. */
 void MPIR_Sched_barrier(MPIR_Sched *s);
 /* A temporary buffer for count elements of type (MPIR_Typed_alloc), freed with the schedule; NULL
@@ -53,7 +64,8 @@ void *MPIR_Sched_tmpbuf(MPIR_Sched *s, MPI_Count count, MPI_Datatype type);
  * NULL (creation failed). */
 int MPIR_Sched_run(MPIR_Sched *s);
 /* Starts s in the background behind a new request (completed, with the first error in its status,
- * when the last step is done) and gives up s. s may be NULL (creation failed). */
+ * when the last step is done) and gives up s. Without a request, returns the error while s takes
+ * its part in the background. s may be NULL (creation failed). */
 int MPIR_Sched_start(MPIR_Sched *s, MPI_Request *request);
 
 /* Blocking collective (request NULL: run here) or nonblocking (start behind *request). */
@@ -62,10 +74,10 @@ static inline int MPIR_Sched_finish(MPIR_Sched *s, MPI_Request *request)
     return request ? MPIR_Sched_start(s, request) : MPIR_Sched_run(s);
 }
 
-/* The schedule for a collective: the blocking tag, or the nonblocking sequence if request. */
-static inline MPIR_Sched *MPIR_Sched_for(MPIR_Comm *c, int blocking_tag, MPI_Request *request)
+/* The schedule for a collective of kind, nonblocking if request. */
+static inline MPIR_Sched *MPIR_Sched_for(MPIR_Comm *c, int kind, MPI_Request *request)
 {
-    return MPIR_Sched_create(c, request ? MPIR_SCHED_NBC : blocking_tag);
+    return MPIR_Sched_create(c, kind, request != NULL);
 }
 
 /* ---- algorithms other collectives build on (arguments already checked; steps added to s) ---- */

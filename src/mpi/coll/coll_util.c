@@ -66,13 +66,13 @@ int MPIR_Coll_check_data(const char *buf_name, const void *buf, const char *coun
 int MPIR_Coll_check_blocks(const char *buf_name, const MPIR_Blocks *b, int n, const char *count_name,
                            const char *type_name)
 {
-    if (!b->counts)     /* a uniform layout */
+    if (!MPIR_Blocks_v(b))  /* a uniform layout */
         return MPIR_Coll_check_data(buf_name, b->buf, count_name, b->count, type_name, b->type, -1);
     int err = MPI_SUCCESS;
     if (!b->types)      /* one type for every block: named without an index */
         err = MPIR_Coll_check_data(buf_name, b->buf, count_name, 0, type_name, b->type, -1);
     for (int i = 0; i < n && err == MPI_SUCCESS; i++)
-        err = MPIR_Coll_check_data(buf_name, b->buf, count_name, b->counts[i], type_name, MPIR_Blocks_type(b, i), i);
+        err = MPIR_Coll_check_data(buf_name, b->buf, count_name, MPIR_Blocks_count(b, i), type_name, MPIR_Blocks_type(b, i), i);
     return err;
 }
 
@@ -111,7 +111,7 @@ int MPIR_Coll_check_rooted(bool gather, const void *data, MPI_Count count, MPI_D
                            const MPIR_Blocks *blocks, bool v, int root, const MPIR_Comm *c)
 {
     const Arg_names *own = gather ? &send_names : &recv_names, *all = gather ? &recv_names : &send_names;
-    if (v && c->rank == root && !blocks->counts)
+    if (v && c->rank == root && !MPIR_Blocks_v(blocks))
         return MPIR_Err(MPI_ERR_ARG, "%s is NULL at the root", all->counts);
     int err = MPIR_Coll_check_root(root, c);
     if (err)
@@ -122,9 +122,9 @@ int MPIR_Coll_check_rooted(bool gather, const void *data, MPI_Count count, MPI_D
         err = MPIR_Coll_check_data(own->buf, data, own->count, count, own->type, type, -1);
     if (err || c->rank != root)
         return err;
-    if (blocks->displs == NULL && blocks->counts != NULL)
+    if (MPIR_Aint_array_is_null(blocks->displs) && MPIR_Blocks_v(blocks))
         return MPIR_Err(MPI_ERR_ARG, "displs is NULL at the root");
-    err = MPIR_Coll_check_blocks(all->buf, blocks, c->size, blocks->counts ? all->counts : all->count, all->type);
+    err = MPIR_Coll_check_blocks(all->buf, blocks, c->size, MPIR_Blocks_v(blocks) ? all->counts : all->count, all->type);
     if (err == MPI_SUCCESS)     /* the check is the same with the buffers either way round */
         err = MPIR_Coll_check_alias(data, count, blocks->buf, 1);
     return err;

@@ -3,16 +3,16 @@
  * context, request waiting, argument checks, and temporary buffers.
  *
  * Every message of a collective travels on context_id + MPIR_CONTEXT_COLL_OFFSET, so it never
- * matches a user's receive. Every rank calls the collectives in the same order, so messages between
- * two ranks pair up by order; a blocking collective's tag names it, so ranks that call different
- * collectives (an erroneous program) do not silently exchange data (nonblocking ones: coll_sched.h).
- * The algorithms themselves are schedules (coll_sched.h).
+ * matches a user's receive, with a tag of its own (coll_sched.h) made with the collective's kind
+ * below, so that ranks that call different collectives (an erroneous program) do not silently
+ * exchange data. The algorithms themselves are schedules (coll_sched.h).
  */
 #ifndef COLL_UTIL_H_INCLUDED
 #define COLL_UTIL_H_INCLUDED
 
 #include "mpiimpl.h"
 
+/* The kinds of collective (at most 15: four bits of the tag). */
 enum {
     MPIR_TAG_BARRIER = 1, MPIR_TAG_BCAST, MPIR_TAG_REDUCE, MPIR_TAG_ALLREDUCE, MPIR_TAG_GATHER,
     MPIR_TAG_SCATTER, MPIR_TAG_ALLGATHER, MPIR_TAG_ALLTOALL, MPIR_TAG_SCAN
@@ -79,22 +79,28 @@ static inline char *MPIR_Coll_offset(const void *buf, MPI_Aint bytes)
 }
 
 /* The blocks of a buffer of the gather/scatter/all-to-all family, one per rank: block i holds
- * counts[i] elements of types[i] at displs[i] (in extents of its type, or in bytes). Uniform
- * layouts leave the arrays NULL: then every block holds count elements of type, block i at
- * i * count extents. */
+ * counts[i] elements of types[i] at displs[i] (in extents of its type, or in bytes; the user's
+ * arrays, of int or of 64-bit elements). Uniform layouts leave the arrays NULL: then every block
+ * holds count elements of type, block i at i * count extents. */
 typedef struct MPIR_Blocks {
     const void *buf;
-    const MPI_Count *counts;
+    MPIR_Count_array counts;
     MPI_Count count;
-    const MPI_Aint *displs;
+    MPIR_Aint_array displs;
     bool byte_displs;
     const MPI_Datatype *types;
     MPI_Datatype type;
 } MPIR_Blocks;
 
+/* Whether the blocks have counts of their own (the v and w forms). */
+static inline bool MPIR_Blocks_v(const MPIR_Blocks *b)
+{
+    return !MPIR_Count_array_is_null(b->counts);
+}
+
 static inline MPI_Count MPIR_Blocks_count(const MPIR_Blocks *b, int i)
 {
-    return b->counts ? b->counts[i] : b->count;
+    return MPIR_Blocks_v(b) ? MPIR_Count_array_at(b->counts, i) : b->count;
 }
 
 static inline MPI_Datatype MPIR_Blocks_type(const MPIR_Blocks *b, int i)
@@ -106,9 +112,10 @@ static inline char *MPIR_Blocks_addr(const MPIR_Blocks *b, int i)
 {
     MPI_Datatype type = MPIR_Blocks_type(b, i);
     MPI_Aint extent = MPID_Datatype_get(type)->extent;
-    if (!b->displs)
+    if (MPIR_Aint_array_is_null(b->displs))
         return MPIR_Coll_offset(b->buf, i * b->count * extent);
-    return MPIR_Coll_offset(b->buf, b->byte_displs ? b->displs[i] : b->displs[i] * extent);
+    MPI_Aint d = MPIR_Aint_array_at(b->displs, i);
+    return MPIR_Coll_offset(b->buf, b->byte_displs ? d : d * extent);
 }
 
 #endif

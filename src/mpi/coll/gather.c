@@ -53,7 +53,7 @@ int MPIR_Igather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
 }
 
 int MPIR_Gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      const MPI_Count *recvcounts, const MPI_Aint *displs, MPI_Datatype recvtype, int root,
+                      MPIR_Count_array recvcounts, MPIR_Aint_array displs, MPI_Datatype recvtype, int root,
                       MPI_Comm comm)
 {
     MPIR_Blocks recv = { .buf = recvbuf, .counts = recvcounts, .displs = displs,
@@ -62,7 +62,7 @@ int MPIR_Gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
 }
 
 int MPIR_Igatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       const MPI_Count *recvcounts, const MPI_Aint *displs, MPI_Datatype recvtype, int root,
+                       MPIR_Count_array recvcounts, MPIR_Aint_array displs, MPI_Datatype recvtype, int root,
                        MPI_Comm comm, MPI_Request *request)
 {
     MPIR_Blocks recv = { .buf = recvbuf, .counts = recvcounts, .displs = displs,

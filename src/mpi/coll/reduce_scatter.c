@@ -42,30 +42,31 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, const MPIR_Blocks 
     if (err)
         return err;
     MPI_Datatype type = blocks->type;
-    MPIR_Blocks layout = *blocks;
-    MPI_Aint *displs = NULL;
     MPI_Count total = blocks->count * c->size;
-    if (blocks->counts) {
-        if (!(displs = malloc((size_t) c->size * sizeof *displs)))
-            return MPIR_Err(MPI_ERR_NO_MEM, "out of memory for %d displacements", c->size);
+    if (MPIR_Blocks_v(blocks)) {
         total = 0;
         for (int i = 0; i < c->size && err == MPI_SUCCESS; i++) {
-            err = MPIR_Coll_check_data("recvbuf", recvbuf, "recvcounts", blocks->counts[i], "datatype", type, i);
-            displs[i] = total;
-            total += blocks->counts[i];
+            MPI_Count n = MPIR_Count_array_at(blocks->counts, i);
+            err = MPIR_Coll_check_data("recvbuf", recvbuf, "recvcounts", n, "datatype", type, i);
+            total += n;
         }
-        layout.displs = displs;
     }
     if (err == MPI_SUCCESS)
         err = check(sendbuf, recvbuf, total, MPIR_Blocks_count(blocks, c->rank), type, op);
-    if (err == MPI_SUCCESS && (total > 0 || request)) {
-        MPIR_Sched *s = MPIR_Sched_for(c, MPIR_TAG_REDUCE, request);
-        if (total > 0)
-            build(s, sendbuf, recvbuf, &layout, total, op, c);
-        err = MPIR_Sched_finish(s, request);
+    if (err || (total == 0 && !request))
+        return err;
+    MPIR_Sched *s = MPIR_Sched_for(c, MPIR_TAG_REDUCE, request);
+    MPIR_Blocks layout = *blocks;
+    if (MPIR_Blocks_v(blocks)) {
+        /* NULL: the schedule has failed, and takes its part without data (no address is used) */
+        MPI_Aint *displs = MPIR_Sched_tmpbuf(s, c->size, MPI_AINT);
+        for (int i = 0; displs && i < c->size; i++)
+            displs[i] = i == 0 ? 0 : displs[i - 1] + MPIR_Count_array_at(blocks->counts, i - 1);
+        layout.displs = (MPIR_Aint_array) { .aints = displs };
     }
-    free(displs);
-    return err;
+    if (total > 0)
+        build(s, sendbuf, recvbuf, &layout, total, op, c);
+    return MPIR_Sched_finish(s, request);
 }
 
 int MPIR_Reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
@@ -82,19 +83,19 @@ int MPIR_Ireduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Coun
     return reduce_scatter(sendbuf, recvbuf, &blocks, op, comm, request);
 }
 
-int MPIR_Reduce_scatter_impl(const void *sendbuf, void *recvbuf, const MPI_Count *recvcounts, MPI_Datatype datatype,
+int MPIR_Reduce_scatter_impl(const void *sendbuf, void *recvbuf, MPIR_Count_array recvcounts, MPI_Datatype datatype,
                              MPI_Op op, MPI_Comm comm)
 {
-    if (!recvcounts)
+    if (MPIR_Count_array_is_null(recvcounts))
         return MPIR_Err(MPI_ERR_ARG, "recvcounts is NULL");
     MPIR_Blocks blocks = { .counts = recvcounts, .type = datatype };
     return reduce_scatter(sendbuf, recvbuf, &blocks, op, comm, NULL);
 }
 
-int MPIR_Ireduce_scatter_impl(const void *sendbuf, void *recvbuf, const MPI_Count *recvcounts, MPI_Datatype datatype,
+int MPIR_Ireduce_scatter_impl(const void *sendbuf, void *recvbuf, MPIR_Count_array recvcounts, MPI_Datatype datatype,
                               MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    if (!recvcounts)
+    if (MPIR_Count_array_is_null(recvcounts))
         return MPIR_Err(MPI_ERR_ARG, "recvcounts is NULL");
     MPIR_Blocks blocks = { .counts = recvcounts, .type = datatype };
     return reduce_scatter(sendbuf, recvbuf, &blocks, op, comm, request);

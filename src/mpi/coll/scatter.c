@@ -51,7 +51,7 @@ int MPIR_Iscatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     return scatter(&send, false, recvbuf, recvcount, recvtype, root, comm, request);
 }
 
-int MPIR_Scatterv_impl(const void *sendbuf, const MPI_Count *sendcounts, const MPI_Aint *displs,
+int MPIR_Scatterv_impl(const void *sendbuf, MPIR_Count_array sendcounts, MPIR_Aint_array displs,
                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                        MPI_Comm comm)
 {
@@ -59,7 +59,7 @@ int MPIR_Scatterv_impl(const void *sendbuf, const MPI_Count *sendcounts, const M
     return scatter(&send, true, recvbuf, recvcount, recvtype, root, comm, NULL);
 }
 
-int MPIR_Iscatterv_impl(const void *sendbuf, const MPI_Count *sendcounts, const MPI_Aint *displs,
+int MPIR_Iscatterv_impl(const void *sendbuf, MPIR_Count_array sendcounts, MPIR_Aint_array displs,
                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                         MPI_Comm comm, MPI_Request *request)
 {

@@ -95,9 +95,9 @@ long long MPIR_Context_priority(const MPIR_Comm *comm, int tag);
 #define MPIR_TAG_USER(t) ((1 << 30) | (t))
 #define MPIR_TAG_CONTEXT MPIR_TAG_USER(0x3fffffff)      /* context id agreement across groups */
 #define MPIR_TAG_LEADERS MPIR_TAG_USER(0x3ffffffe)      /* leaders' exchanges on an intercommunicator */
-/* A nonblocking creation (MPI_Comm_idup) takes the next number of the communicator's nonblocking
- * sequence (nbc_seq, as every nonblocking collective does) and tags its messages with it, between
- * the schedule engine's tags (below 2^25, src/mpi/coll/coll_sched.c) and MPIR_TAG_USER. */
+/* A nonblocking creation (MPI_Comm_idup) takes the next number of the communicator's sequence of
+ * collectives (coll_seq, as every collective does) and tags its messages with it, between the
+ * schedule engine's tags (below 2^26, src/mpi/coll/coll_sched.c) and MPIR_TAG_USER. */
 #define MPIR_TAG_IDUP(seq) ((1 << 29) | (int) ((seq) & 0xffffffu))
 
 /* Blocking exchange with one peer (a rank of the group comm addresses): sends sendcount elements

@@ -21,8 +21,9 @@
 #define MPI_COMM_TYPE_SHARED 1      /* until mpi.h defines it (MPICH's value) */
 #endif
 
-/* A color that marks an argument error of the process that brought it. */
+/* Colors that mark an argument error, or a failed allocation, of the process that brought it. */
 #define BAD_COLOR (-1)
+#define NO_MEMORY_COLOR (-2)
 
 static int copy_attributes_and_publish(MPIR_Comm *old, MPIR_Comm *c, MPI_Comm *newcomm)
 {
@@ -143,23 +144,23 @@ static int gather_colors(MPIR_Comm *comm, int color, int key, int **local_table,
 {
     MPIR_Comm *local = MPIR_Comm_local(comm);
     int n = local->size, rn = comm->is_inter ? comm->remote_size : 0;
-    int *mine = calloc(2 * (size_t) n, sizeof *mine);
-    int *all = malloc(2 * (size_t) n * sizeof *all);
+    int *all = calloc(2 * (size_t) n, sizeof *all);
     int *remote = malloc((2 * (size_t) rn + 1) * sizeof *remote);
     int err = MPI_SUCCESS;
-    if (mine == NULL || all == NULL || remote == NULL)
-        err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory");
-    /* Every process enters the collective even after a local failure, so none is left waiting;
-     * a failed process contributes a bad color. */
-    if (mine) {
-        mine[2 * local->rank] = err ? BAD_COLOR : color;
-        mine[2 * local->rank + 1] = key;
-    }
-    int e = MPIR_Allreduce_impl(mine, all, 2 * n, MPI_INT, MPI_SUM, MPIR_Comm_handle(local));
-    err = err ? err : e;
+    if (all == NULL || remote == NULL)
+        err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory for a table of %d colors", n + rn);
+    /* Every process takes part in the collective even after a local failure, so none is left
+     * waiting: one without memory for its table takes part without data, the others tell them
+     * by their color. The sum of the tables, zero but for each one's own entries, is the table. */
+    if (all) {
+        all[2 * local->rank] = err ? NO_MEMORY_COLOR : color;
+        all[2 * local->rank + 1] = key;
+        int e = MPIR_Allreduce_impl(MPI_IN_PLACE, all, 2 * n, MPI_INT, MPI_SUM, MPIR_Comm_handle(local));
+        err = err ? err : e;
+    } else
+        MPIR_Allreduce_without_data(2 * n, MPI_INT, MPI_SUM, MPIR_Comm_handle(local), err);
     if (comm->is_inter && err == MPI_SUCCESS)
         err = MPIR_Comm_swap_with_remote(comm, all, 2 * n, remote, 2 * rn);
-    free(mine);
     if (err) {
         free(all);
         free(remote);
@@ -170,12 +171,16 @@ static int gather_colors(MPIR_Comm *comm, int color, int key, int **local_table,
     return MPI_SUCCESS;
 }
 
-/* Returns the error every process reports when some process of the table brought a bad color. */
-static int check_colors(const int *table, int n, int bad_class, const char *what)
+/* Returns the error every process reports when some process of the table brought a bad color
+ * (me: this process's entry, -1 if none). */
+static int check_colors(const int *table, int n, int me, int bad_class, const char *what)
 {
-    for (int r = 0; r < n; r++)
+    for (int r = 0; r < n; r++) {
+        if (table[2 * r] == NO_MEMORY_COLOR)
+            return MPIR_Err(r == me ? MPI_ERR_NO_MEM : MPI_ERR_OTHER, "process %d of the group ran out of memory", r);
         if (table[2 * r] < 0 && table[2 * r] != MPI_UNDEFINED)
             return MPIR_Err(bad_class, "process %d of the group %s", r, what);
+    }
     return MPI_SUCCESS;
 }
 
@@ -189,9 +194,9 @@ static int split(MPIR_Comm *comm, int color, int key, int bad_class, const char 
     if (err)
         return err;
     MPIR_Comm *local = MPIR_Comm_local(comm);
-    err = check_colors(table, local->size, bad_class, what);
+    err = check_colors(table, local->size, local->rank, bad_class, what);
     if (err == MPI_SUCCESS && comm->is_inter)
-        err = check_colors(remote_table, comm->remote_size, bad_class, what);
+        err = check_colors(remote_table, comm->remote_size, -1, bad_class, what);
 
     /* One agreement serves every color: the new communicators are disjoint. */
     if (err == MPI_SUCCESS)
@@ -262,10 +267,10 @@ int MPIR_Comm_create_impl(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     MPIR_Group *g = MPIR_Group_lookup(group);
     bool subgroup = false;
     int color = g->rank == MPI_UNDEFINED ? MPI_UNDEFINED : c->is_inter ? 0 : g->lpids[0];
-    /* a failed check still takes part in the collective, with a bad color */
+    /* a failed check still takes part in the collective, with a color that says so */
     if (is_subgroup(c, g, &subgroup) != MPI_SUCCESS)
-        return split(c, BAD_COLOR, g->rank, MPI_ERR_NO_MEM, "out of memory checking the group", newcomm);
-    if (!subgroup)
+        color = NO_MEMORY_COLOR;
+    else if (!subgroup)
         color = BAD_COLOR;
     return split(c, color, g->rank, MPI_ERR_GROUP,
                  "passed a group that is not a subgroup of the communicator's group", newcomm);

@@ -14,6 +14,12 @@
  * The schedule engine of the nonblocking collectives (src/mpi/coll/coll_sched.h) is not used: a
  * round's outcome decides what comes next (another round, the swap, the new communicator), and its
  * schedules run fixed lists of steps to the end.
+ *
+ * A process whose part fails before the agreement (out of memory for the copies or the request, a
+ * copy callback's error) still takes part in it, so the others are not left waiting: it then
+ * gives the ids back and completes with the error (or, without a request, returns it at once and
+ * goes on in the background; without memory for its record, on the thread's spare one, to the end
+ * before it returns). A message that finds no request to start waits for the next pass.
  */
 #include <pthread.h>
 #include "comm.h"
@@ -46,6 +52,8 @@ typedef struct Idup {
     int nops, cur;
     MPIR_Request *pending;          /* the current op's message */
     int err;                        /* an error code (MPIR_Err_code) once something failed */
+    int local_err;                  /* the same for a failure before the agreement: it runs all
+                                       the same, and its ids go back */
     MPI_Info hints;                 /* a copy, or MPI_INFO_NULL */
     MPIR_Attribute *attrs;          /* the copied attributes */
     MPI_Comm *newcomm;
@@ -114,6 +122,10 @@ static bool run_ops(Idup *d, bool *did)
                         : MPID_Irecv(op->buf, op->n, op->type, op->peer, d->tag, op->comm, MPIR_CONTEXT_COLL_OFFSET,
                                      &d->pending);
             *did = true;
+            if (e == MPI_ERR_NO_MEM) {
+                d->pending = NULL;
+                return false;   /* no request now: the next pass tries again */
+            }
             if (e) {
                 d->pending = NULL;
                 d->err = MPIR_Err_code(e, "an internal message of MPI_Comm_idup could not be started: %s",
@@ -173,6 +185,10 @@ static bool advance(Idup *d, bool *did)
 
 /* ---- completion ---- */
 
+/* For an idup whose record finds no memory: it must take part all the same. */
+static _Thread_local Idup spare;
+static _Thread_local bool spare_in_use;
+
 static void destroy(Idup *d)
 {
     if (d->agreeing)
@@ -186,14 +202,17 @@ static void destroy(Idup *d)
     if (d->hints != MPI_INFO_NULL)
         MPIR_Info_free_impl(&d->hints);
     MPIR_Comm_release(d->old);
-    free(d);
+    if (d == &spare)
+        spare_in_use = false;
+    else
+        free(d);
 }
 
 /* Builds the communicator (if all went well), completes the request and frees d. */
 static void finish(Idup *d)
 {
     MPIR_Comm *c = NULL, *old = d->old;
-    int code = d->err, e = MPI_SUCCESS;
+    int code = d->local_err ? d->local_err : d->err, e = MPI_SUCCESS;
     if (code == MPI_SUCCESS) {
         if (old->is_inter)
             e = MPIR_Comm_new_inter(old, old->local_group, old->remote_group, d->remote_ctx, d->ids[0], d->ids[1], &c);
@@ -217,8 +236,10 @@ static void finish(Idup *d)
         *d->newcomm = MPIR_Comm_handle(c);
     }
     MPIR_Request *req = d->req;
-    req->status.MPI_ERROR = code;
     destroy(d);
+    if (!req)
+        return;
+    req->status.MPI_ERROR = code;
     atomic_store_explicit(&req->complete, 1, memory_order_release);
     if (atomic_load(&req->freed_by_user))
         MPIR_Request_release(req);
@@ -265,50 +286,66 @@ static int idup_start(MPI_Comm comm, MPI_Info hints, MPI_Comm *newcomm, MPI_Requ
 {
     MPIR_Comm *old = MPIR_Comm_lookup(comm);
     *newcomm = MPI_COMM_NULL;   /* until the request completes, and if the call fails */
+    int err = MPI_SUCCESS;
     Idup *d = calloc(1, sizeof *d);
-    MPIR_CHKMEM(d);
+    if (!d && !spare_in_use) {
+        spare = (Idup) { 0 };
+        spare_in_use = true;
+        d = &spare;
+    }
+    if (!d)
+        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory for MPI_Comm_idup");
+    if (d == &spare)
+        err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory for MPI_Comm_idup");
     d->hints = MPI_INFO_NULL;
-    int err = hints == MPI_INFO_NULL ? MPI_SUCCESS : MPIR_Info_dup_impl(hints, &d->hints);
+    if (err == MPI_SUCCESS && hints != MPI_INFO_NULL)
+        err = MPIR_Info_dup_impl(hints, &d->hints);
     if (err == MPI_SUCCESS)
         err = MPIR_Attr_copy_all(&old->attributes, comm, &d->attrs);
-    MPIR_Request *req = err ? NULL : MPIR_Request_create(MPIR_REQUEST_GENERALIZED);
+    MPIR_Request *req = d == &spare ? NULL : MPIR_Request_create(MPIR_REQUEST_GENERALIZED);
     if (err == MPI_SUCCESS && req == NULL)
         err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory or of request handles");
+    if (err)
+        d->local_err = MPIR_Err_keep(err);  /* it still takes part, and builds nothing */
     MPIR_Comm_add_ref(old);
     d->old = old;
-    if (err == MPI_SUCCESS) {
-        d->tag = MPIR_TAG_IDUP(old->nbc_seq++);
-        err = MPIR_Context_agree_begin(&d->agreement, MPIR_Context_priority(old, d->tag), true);
-        d->agreeing = err == MPI_SUCCESS;
-    }
-    if (err) {
+    d->tag = MPIR_TAG_IDUP(old->coll_seq++);
+    int e = MPIR_Context_agree_begin(&d->agreement, MPIR_Context_priority(old, d->tag), true);
+    if (e) {    /* too many agreements at once: a process limit, not one of this call */
         if (req)
             MPIR_Request_release(req);
-        d->agreeing = false;    /* begin failed: nothing to end */
         destroy(d);
-        return err;
+        return e;
     }
-    MPIR_Comm_add_ref(old);     /* the request's: its error goes to old's handler */
-    req->comm = old;
-    MPIR_Object_add_ref(req);   /* ours, until finish */
-    d->req = req;
+    d->agreeing = true;
+    if (req) {
+        MPIR_Comm_add_ref(old);     /* the request's: its error goes to old's handler */
+        req->comm = old;
+        MPIR_Object_add_ref(req);   /* ours, until finish */
+        d->req = req;
+        *request = MPIR_Object_handle(req);
+    }
     d->local = MPIR_Comm_local(old);
     d->newcomm = newcomm;
-    *request = MPIR_Object_handle(req);
 
+    int code = d->local_err;    /* d may be gone when the call returns it */
     start_round(d);
-    bool did = false;
-    if (advance(d, &did)) {
-        finish(d);
-        return MPI_SUCCESS;
+    bool did = false, done = advance(d, &did);
+    while (!done && d == &spare) {      /* it cannot outlive the call */
+        MPID_Progress_wait();
+        done = advance(d, &did);
     }
-    atomic_store(&MPID_Progress_comm_hook, progress);
-    pthread_mutex_lock(&active_lock);
-    d->next = active;
-    active = d;
-    atomic_fetch_add(&nactive, 1);
-    pthread_mutex_unlock(&active_lock);
-    return MPI_SUCCESS;
+    if (done) {
+        finish(d);
+    } else {
+        atomic_store(&MPID_Progress_comm_hook, progress);
+        pthread_mutex_lock(&active_lock);
+        d->next = active;
+        active = d;
+        atomic_fetch_add(&nactive, 1);
+        pthread_mutex_unlock(&active_lock);
+    }
+    return req ? MPI_SUCCESS : MPIR_Err_from_code(code);
 }
 
 int MPIR_Comm_idup_impl(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)

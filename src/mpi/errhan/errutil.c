@@ -192,6 +192,27 @@ int MPIR_Err_code(int errclass, const char *fmt, ...)
     return code;
 }
 
+int MPIR_Err_keep(int errclass)
+{
+    if (errclass == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    bool had = have_pending_reason;
+    have_pending_reason = false;
+    return MPIR_Err_code(errclass, "%s", had ? pending_reason : MPIR_Err_class_string(errclass & MPIR_ERR_CLASS_MASK));
+}
+
+int MPIR_Err_from_code(int code)
+{
+    if (code == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0, cls = MPI_ERR_OTHER;
+    PMPI_Error_class(code, &cls);
+    if (PMPI_Error_string(code, msg, &len) != MPI_SUCCESS)
+        snprintf(msg, sizeof msg, "error code %d", code);
+    return MPIR_Err(cls, "%s", msg);
+}
+
 int MPIR_Err_return(MPI_Comm comm, int errclass, const char *call_fmt, ...)
 {
     if (errclass == MPI_SUCCESS)

@@ -34,7 +34,9 @@
 #define SHM_MAGIC 0x4c4f4f4d53484d31ull   /* "LOOMSHM1" */
 #define SHM_CACHE_LINE 64
 
-enum { CELL_EAGER = 1, CELL_RTS, CELL_CTS, CELL_DATA };
+/* CELL_TAKEN: read by the receiver out of order, past a message held back in the ring (see
+ * shm_progress.c); the tail moves over it when it gets there. */
+enum { CELL_EAGER = 1, CELL_RTS, CELL_CTS, CELL_DATA, CELL_TAKEN };
 
 /* The envelope and bookkeeping of a cell. Everything an eager message needs comes first, so with
  * the cell's sequence word it fills one cache line: a small message costs the receiver one or two

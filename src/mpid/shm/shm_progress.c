@@ -10,6 +10,11 @@
  *   streaming   rendezvous sends cleared to send, with data left.
  * An arrived message that matches no receive and finds no memory for its copy stays in its ring
  * (the first cell not read), where receives and probes still find it (handle_cell, find_held_back).
+ * The cells behind it are still read when that needs no memory (read_past_held): clear-to-sends,
+ * data, and messages that match a posted receive (an earlier message left in the ring matched
+ * none of them, so none is overtaken); they are marked taken, and the rest wait with it. So a
+ * process without memory still receives what it has posted receives for, in whatever order its
+ * peers' messages come.
  */
 #include "shm_impl.h"
 #include "copy_kernels.h"   /* MPID_Copy_long, streaming stores */
@@ -435,6 +440,18 @@ static Unexpected *hold(const Cell *c)
     return u;
 }
 
+/* Delivers the message of cell c to the first posted receive it matches; false if none. */
+static bool match_posted(Cell *c)
+{
+    for (MPIR_Request *r = posted.head; r; r = r->dev.next)
+        if (envelope_matches(r, &c->h)) {
+            unlink_req(&posted, r);
+            deliver(r, &c->h, c->payload);
+            return true;
+        }
+    return false;
+}
+
 /* Handles one incoming cell; false when it has to stay in its ring for now: an unexpected
  * message with no memory to hold it waits there, its sender held back as by a full ring, until a
  * receive or a probe matches it or memory returns (each poll tries again). */
@@ -444,12 +461,8 @@ static bool handle_cell(Cell *c)
     switch (h->kind) {
     case CELL_EAGER:
     case CELL_RTS:
-        for (MPIR_Request *r = posted.head; r; r = r->dev.next)
-            if (envelope_matches(r, h)) {
-                unlink_req(&posted, r);
-                deliver(r, h, c->payload);
-                return true;
-            }
+        if (match_posted(c))
+            return true;
         Unexpected *u = hold(c);
         if (!u)
             return false;
@@ -470,9 +483,31 @@ static bool handle_cell(Cell *c)
     case CELL_DATA:
         receive_bytes((MPIR_Request *) (uintptr_t) h->receiver_req, c->payload, h->len);
         return true;
+    case CELL_TAKEN:
+        return true;
     }
     return true;
 }
+
+/* The cells of ring r behind the held-back one at tail: those that need no memory are read and
+ * marked taken (see the top of this file). Returns whether any was. */
+static bool read_past_held(Ring *r, uint64_t tail)
+{
+    bool did = false;
+    for (uint64_t i = tail + 1;; i++) {
+        Cell *c = shm_cell(r, i);
+        if (atomic_load_explicit(&c->seq, memory_order_acquire) != i + 1)
+            return did;
+        int kind = c->h.kind;
+        if (kind == CELL_TAKEN || ((kind == CELL_EAGER || kind == CELL_RTS) && !match_posted(c)))
+            continue;
+        if (kind == CELL_CTS || kind == CELL_DATA)
+            handle_cell(c);
+        c->h.kind = CELL_TAKEN;
+        did = true;
+    }
+}
+
 
 /* After this rank freed cells of the ring r from sender s: the sender may wait for room (see
  * cell_reserve). */
@@ -481,6 +516,22 @@ static void room_made(int s, Ring *r)
     shm_fence_fast();
     if (atomic_load_explicit(&r->want_space, memory_order_relaxed) && atomic_exchange(&r->want_space, 0))
         shm_ring_doorbell(s);   /* after the exchange: a request set later is seen next time */
+}
+
+/* Takes the held-back cell c of the ring from sender s out of order: the tail moves over it when
+ * it gets there. */
+static void take_held(int s, Cell *c)
+{
+    Ring *r = shm_ring(s, shm.rank);
+    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    c->h.kind = CELL_TAKEN;
+    if (c != shm_cell(r, tail))
+        return;
+    while (atomic_load_explicit(&shm_cell(r, tail)->seq, memory_order_acquire) == tail + 1
+           && shm_cell(r, tail)->h.kind == CELL_TAKEN)
+        tail++;
+    atomic_store_explicit(&r->tail, tail, memory_order_release);
+    room_made(s, r);
 }
 
 /* Reads every ring addressed to this rank. */
@@ -492,8 +543,10 @@ static bool drain_rings(void)
         Ring *r = shm_ring(s, shm.rank);
         uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed), start = tail;
         for (Cell *c; atomic_load_explicit(&(c = shm_cell(r, tail))->seq, memory_order_acquire) == tail + 1;) {
-            if (!handle_cell(c))
+            if (!handle_cell(c)) {
+                did |= read_past_held(r, tail);
                 break;
+            }
             atomic_store_explicit(&r->tail, ++tail, memory_order_release);
         }
         if (tail == start)
@@ -567,19 +620,24 @@ static Unexpected *find_unexpected(int source_lpid, int tag, int context_id, Une
     return NULL;
 }
 
-/* A message left in its ring for want of memory (handle_cell) that matches (source_lpid, tag,
- * context_id), its sender in *senderp; NULL if none. It comes after the unexpected messages from
- * its sender, so look here only when none of those matched. */
+/* The first message left in its ring for want of memory (handle_cell, read_past_held) that
+ * matches (source_lpid, tag, context_id), its sender in *senderp; NULL if none. Such messages come
+ * after the unexpected messages from their sender, so look here only when none of those matched. */
 static Cell *find_held_back(int source_lpid, int tag, int context_id, int *senderp)
 {
     for (int s = 0; s < shm.nranks; s++) {
         if ((source_lpid != MPI_ANY_SOURCE && s != source_lpid) || !shm_cell_ready(s))
             continue;
         Ring *r = shm_ring(s, shm.rank);
-        Cell *c = shm_cell(r, atomic_load_explicit(&r->tail, memory_order_relaxed));
-        if ((c->h.kind == CELL_EAGER || c->h.kind == CELL_RTS) && header_matches(&c->h, source_lpid, tag, context_id)) {
-            *senderp = s;
-            return c;
+        for (uint64_t i = atomic_load_explicit(&r->tail, memory_order_relaxed);; i++) {
+            Cell *c = shm_cell(r, i);
+            if (atomic_load_explicit(&c->seq, memory_order_acquire) != i + 1)
+                break;
+            if ((c->h.kind == CELL_EAGER || c->h.kind == CELL_RTS)
+                && header_matches(&c->h, source_lpid, tag, context_id)) {
+                *senderp = s;
+                return c;
+            }
         }
     }
     return NULL;
@@ -654,10 +712,7 @@ int shm_improbe(int source_lpid, int tag, MPIR_Comm *comm, int context_id, int *
             if (!(u = hold(c)))
                 return MPIR_Err(MPI_ERR_NO_MEM, "out of memory taking the matched message out of its ring "
                                 "(it stays there for a receive)");
-            Ring *r = shm_ring(sender, shm.rank);
-            atomic_store_explicit(&r->tail, atomic_load_explicit(&r->tail, memory_order_relaxed) + 1,
-                                  memory_order_release);
-            room_made(sender, r);
+            take_held(sender, c);
         }
     }
     *flag = u != NULL;

@@ -160,6 +160,107 @@ static void nomem_run(const scenario *s)
            allocations == 1 ? "" : "s");
 }
 
+/* The blocks this rank holds, counted when no message can be on its way to it (the device holds a
+ * copy of a message that comes before its receive): the ranks of comm count in turn, each after a
+ * word from the one before, and go on together when the last one has counted. */
+static long quiet_live(MPI_Comm comm)
+{
+    int rank, size, word = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (rank > 0)
+        MPI_Recv(&word, 1, MPI_INT, rank - 1, 0, comm, MPI_STATUS_IGNORE);
+    long n = live;
+    if (rank < size - 1)
+        MPI_Send(&word, 1, MPI_INT, rank + 1, 0, comm);
+    MPI_Bcast(&word, 1, MPI_INT, size - 1, comm);
+    return n;
+}
+
+/* Collectives: every rank of comm runs the scenario (which uses comm), one of them, the victim,
+ * with its allocations refused in turn, once and for good; each rank in turn is the victim. After
+ * each run an unhindered MPI_Allreduce checks that the ranks still agree on comm's sequence of
+ * collectives (a rank that left a collective early would pair it with the wrong one), and that
+ *   - the victim failed with MPI_ERR_NO_MEM, or succeeded with exactly the unhindered output;
+ *   - every other rank succeeded with exactly the unhindered output, or, only when the victim
+ *     failed, failed with MPI_ERR_OTHER (it received nothing where the victim's data was due);
+ *   - no rank holds more blocks than before. */
+static void nomem_run_collective(const scenario *s, MPI_Comm comm)
+{
+    static unsigned char want_bytes[NOMEM_OUT_BYTES], got_bytes[NOMEM_OUT_BYTES];
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    output want = { want_bytes, 0 };
+    int rc = s->run(&want);
+    want.len = 0;
+    rc |= s->run(&want);
+    if (rc != MPI_SUCCESS) {
+        MTEST_FAIL("%s: fails with no allocation refused", s->name);
+        return;
+    }
+
+    int warm[3] = { 0 }, sums[3];
+    MPI_Allreduce(warm, sums, 3, MPI_INT, MPI_SUM, comm);   /* what the checks use, grown before */
+    long most = 0;
+    for (int victim = 0; victim < size; victim++) {
+        for (int rest = 0; rest <= 1; rest++) {
+            for (long at = 1;; at++) {
+                output got = { got_bytes, 0 };
+                long before = quiet_live(comm);
+                if (rank == victim)
+                    arm(at, rest);
+                rc = s->run(&got);
+                long n = rank == victim ? disarm() : 0;
+                int cls = MPI_SUCCESS;
+                if (rc != MPI_SUCCESS)
+                    MPI_Error_class(rc, &cls);
+                /* [0]: ranks (the sum checks the sequence), [1]: the victim made its last
+                 * allocation unhindered, [2]: the victim failed */
+                int mine[3] = { 1, rank == victim && n == 0, rank == victim && rc != MPI_SUCCESS }, all[3];
+                MPI_Allreduce(mine, all, 3, MPI_INT, MPI_SUM, comm);
+                if (all[0] != size) {
+                    MTEST_FAIL("%s: victim %d, allocation %ld refused%s: the ranks no longer agree (sum %d)",
+                               s->name, victim, at, rest ? " with all after it" : "", all[0]);
+                    return;
+                }
+                const char *how = rest ? " with all after it" : "";
+                if (rc == MPI_SUCCESS) {
+                    if (got.len != want.len || memcmp(got.out, want.out, want.len) != 0) {
+                        size_t k = 0;
+                        while (k < want.len && got.out[k] == want.out[k])
+                            k++;
+                        MTEST_FAIL("%s: victim %d, allocation %ld refused%s: success, but other bytes on rank %d "
+                                   "(from byte %zu of %zu)", s->name, victim, at, how, rank, k, want.len);
+                    }
+                } else if (rank == victim ? cls != MPI_ERR_NO_MEM : !(cls == MPI_ERR_OTHER && all[2])) {
+                    char msg[MPI_MAX_ERROR_STRING];
+                    int len = 0;
+                    MPI_Error_string(rc, msg, &len);
+                    MTEST_FAIL("%s: victim %d, allocation %ld refused%s: class %d on rank %d (%s)", s->name, victim,
+                               at, how, cls, rank, msg);
+                }
+                long after = quiet_live(comm);
+                if (after != before)
+                    MTEST_FAIL("%s: victim %d, allocation %ld refused%s: %ld blocks leaked on rank %d", s->name,
+                               victim, at, how, after - before, rank);
+                if (all[1]) {
+                    if (at - 1 > most)
+                        most = at - 1;
+                    break;
+                }
+                if (at > 100000) {
+                    MTEST_FAIL("%s: still allocating after %ld allocations", s->name, at);
+                    break;
+                }
+            }
+        }
+    }
+    CHECK(most > 0, "%s: no allocation to refuse", s->name);
+    if (rank == 0)
+        printf("%s: up to %ld allocations on a rank, each refused once and for good on each rank\n", s->name, most);
+}
+
 /* Errors returned, not fatal. */
 static inline void nomem_init(void)
 {

@@ -1,0 +1,160 @@
+/*
+ * Out of memory on one rank of a collective (the harness and what it checks: nomem.h,
+ * nomem_run_collective): each rank in turn has every allocation of each scenario refused, once and
+ * for good, while the others run unhindered. A rank whose part fails still takes part, so no rank
+ * hangs, the ranks that depend on its data learn of it (MPI_ERR_OTHER), and the next collective on
+ * the communicator pairs up as it should.
+ *
+ * Every scenario calls all its collectives whatever the earlier ones returned (as an MPI program
+ * that goes on after an error must) and returns the first error. Blocking and nonblocking forms,
+ * MPI_IN_PLACE, derived types, a user operation, and the creation of communicators (dup, split,
+ * create, idup).
+ */
+#include "nomem.h"
+
+static MPI_Comm comm;
+static int rank, size;
+/* made before, so that a scenario's local calls cannot fail on one rank only and leave it with
+ * other arguments than the rest */
+static MPI_Datatype vec;
+static MPI_Op diff;
+static MPI_Group first;
+
+/* Runs call and keeps the first error in rc. */
+#define ALL(call) do { int e_ = (call); if (rc == MPI_SUCCESS) rc = e_; } while (0)
+
+#define N 12    /* ints per rank */
+
+/* Each collective reads in (never written) and writes a region of out of its own, so that one
+ * that fails on the victim does not change what a later one sends. */
+static int in[8 * N], out[64 * N];
+
+static void fill(void)
+{
+    for (int i = 0; i < 8 * N; i++)
+        in[i] = rank * 1000 + i;
+    for (int i = 0; i < 64 * N; i++)
+        out[i] = -1;
+}
+
+/* 3 in - inout, element by element: the result depends on the order the schedule combines in */
+static void diff_ints(void *a, void *inout, int *len, MPI_Datatype *type)
+{
+    (void) type;
+    for (int i = 0; i < *len; i++)
+        ((int *) inout)[i] = 3 * ((int *) a)[i] - ((int *) inout)[i];
+}
+
+static int s_rooted(output *o)
+{
+    int rc = MPI_SUCCESS;
+    fill();
+    memcpy(out, in, 2 * N * sizeof(int));
+    ALL(MPI_Bcast(out, 2, vec, size - 1, comm));
+    ALL(MPI_Reduce(in, out + 2 * N, N, MPI_INT, MPI_SUM, 0, comm));
+    int counts[64], displs[64];
+    for (int i = 0; i < size; i++)
+        counts[i] = i % 3, displs[i] = 3 * i;
+    ALL(MPI_Gatherv(in, rank % 3, MPI_INT, out + 4 * N, counts, displs, MPI_INT, 1 % size, comm));
+    ALL(MPI_Scatterv(in, counts, displs, MPI_INT, out + 8 * N, rank % 3, MPI_INT, 0, comm));
+    ALL(MPI_Gather(in, 1, vec, out + 12 * N, 6, MPI_INT, 0, comm));
+    ALL(MPI_Scatter(in, 6, MPI_INT, rank == 0 ? MPI_IN_PLACE : out + 20 * N, 1, vec, 0, comm));
+    put(o, out, sizeof out);
+    return rc;
+}
+
+static int s_all(output *o)
+{
+    int rc = MPI_SUCCESS;
+    fill();
+    ALL(MPI_Allreduce(in, out, N, MPI_INT, diff, comm));
+    memcpy(out + 2 * N, in, N * sizeof(int));
+    ALL(MPI_Allreduce(MPI_IN_PLACE, out + 2 * N, N, MPI_INT, MPI_MAX, comm));
+    ALL(MPI_Allgather(in, 2, MPI_INT, out + 4 * N, 2, MPI_INT, comm));
+    int counts[64], displs[64], bdispls[64];
+    MPI_Datatype types[64];
+    for (int i = 0; i < size; i++)
+        counts[i] = 1 + i % 2, displs[i] = 2 * i, bdispls[i] = 8 * i, types[i] = MPI_INT;
+    ALL(MPI_Allgatherv(in, counts[rank], MPI_INT, out + 8 * N, counts, displs, MPI_INT, comm));
+    ALL(MPI_Reduce_scatter(in, out + 12 * N, counts, MPI_INT, MPI_SUM, comm));
+    for (int i = 0; i < size; i++)
+        counts[i] = 1 + (rank + i) % 2;     /* what rank sends to i is what i receives from rank */
+    ALL(MPI_Alltoall(in, 2, MPI_INT, out + 16 * N, 2, MPI_INT, comm));
+    memcpy(out + 20 * N, in, 2 * (size_t) size * sizeof(int));
+    ALL(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out + 20 * N, 2, MPI_INT, comm));
+    ALL(MPI_Alltoallv(in, counts, displs, MPI_INT, out + 24 * N, counts, displs, MPI_INT, comm));
+    ALL(MPI_Alltoallw(in, counts, bdispls, types, out + 28 * N, counts, bdispls, types, comm));
+    ALL(MPI_Reduce_scatter_block(in, out + 36 * N, 2, MPI_INT, MPI_SUM, comm));
+    ALL(MPI_Scan(in, out + 40 * N, N, MPI_INT, diff, comm));
+    ALL(MPI_Exscan(in, out + 44 * N, N, MPI_INT, MPI_SUM, comm));
+    ALL(MPI_Barrier(comm));
+    put(o, out, sizeof out);
+    return rc;
+}
+
+/* Nonblocking collectives in flight together; one that fails completes its request with the
+ * error. */
+static int s_nonblocking(output *o)
+{
+    MPI_Request r[4] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL };
+    int rc = MPI_SUCCESS;
+    fill();
+    memcpy(out, in, N * sizeof(int));
+    ALL(MPI_Ibcast(out, N, MPI_INT, 0, comm, &r[0]));
+    ALL(MPI_Iallreduce(in + N, out + 2 * N, N, MPI_INT, MPI_SUM, comm, &r[1]));
+    ALL(MPI_Ialltoall(in + 2 * N, 3, MPI_INT, out + 4 * N, 3, MPI_INT, comm, &r[2]));
+    ALL(MPI_Ibarrier(comm, &r[3]));
+    for (int i = 0; i < 4; i++)
+        ALL(MPI_Wait(&r[i], MPI_STATUS_IGNORE));
+    put(o, out, sizeof out);
+    return rc;
+}
+
+static int s_comms(output *o)
+{
+    MPI_Comm c[4] = { MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL };
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = MPI_SUCCESS, sizes[4] = { -1, -1, -1, -1 };
+    ALL(MPI_Comm_dup(comm, &c[0]));
+    ALL(MPI_Comm_split(comm, rank % 2, -rank, &c[1]));
+    ALL(MPI_Comm_create(comm, first, &c[2]));
+    ALL(MPI_Comm_idup(comm, &c[3], &r));
+    ALL(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    for (int i = 0; i < 4; i++)
+        if (c[i] != MPI_COMM_NULL)
+            ALL(MPI_Comm_size(c[i], &sizes[i]));
+    put(o, sizes, sizeof sizes);
+    for (int i = 0; i < 4; i++)
+        if (c[i] != MPI_COMM_NULL)
+            CHECK_MPI(MPI_Comm_free(&c[i]));
+    return rc;
+}
+
+static const scenario scenarios[] = {
+    { "rooted", s_rooted }, { "all", s_all }, { "nonblocking", s_nonblocking }, { "comms", s_comms },
+};
+
+int main(int argc, char **argv)
+{
+    MTest_Init(&argc, &argv);
+    nomem_init();
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    MPI_Type_vector(3, 2, 4, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    MPI_Op_create(diff_ints, 0, &diff);
+    MPI_Group all;
+    int zero = 0;
+    MPI_Comm_group(comm, &all);
+    MPI_Group_incl(all, 1, &zero, &first);
+    MPI_Group_free(&all);
+    for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
+        nomem_run_collective(&scenarios[i], comm);
+    MPI_Group_free(&first);
+    MPI_Op_free(&diff);
+    MPI_Type_free(&vec);
+    MPI_Comm_free(&comm);
+    return MTest_Finalize();
+}
