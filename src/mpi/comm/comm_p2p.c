@@ -54,13 +54,10 @@ int MPIR_Comm_bcast_ints(int *buf, int n, int root, MPIR_Comm *comm)
 {
     if (n == 0)
         return MPI_SUCCESS;
-    int *mine = calloc((size_t) n, sizeof *mine);
-    MPIR_CHKMEM(mine);
-    if (comm->rank == root)
-        memcpy(mine, buf, (size_t) n * sizeof *buf);
-    int err = MPIR_Allreduce_impl(mine, buf, n, MPI_INT, MPI_BOR, MPIR_Comm_handle(comm));
-    free(mine);
-    return err;
+    /* in place: nothing to allocate, so no way to fail on one process only */
+    if (comm->rank != root)
+        memset(buf, 0, (size_t) n * sizeof *buf);
+    return MPIR_Allreduce_impl(MPI_IN_PLACE, buf, n, MPI_INT, MPI_BOR, MPIR_Comm_handle(comm));
 }
 
 int MPIR_Comm_swap_with_remote(MPIR_Comm *inter, const int *send, int nsend, int *recv, int nrecv)
