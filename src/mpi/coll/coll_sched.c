@@ -59,12 +59,6 @@ static _Thread_local bool spare_in_use;
 /* ---- failing ---- */
 
 /* The first error is kept as a code: the failure that follows records reasons of its own. */
-static void note_class(MPIR_Sched *s, int cls)
-{
-    if (cls != MPI_SUCCESS && s->err == MPI_SUCCESS)
-        s->err = MPIR_Err_keep(cls);
-}
-
 static void note_code(MPIR_Sched *s, int code)
 {
     if (s->err == MPI_SUCCESS)
@@ -112,10 +106,11 @@ static void fail(MPIR_Sched *s)
 
 void MPIR_Sched_fail(MPIR_Sched *s, int errclass)
 {
-    if (s) {
-        note_class(s, errclass);
-        fail(s);
-    }
+    if (!s)
+        return;
+    if (s->err == MPI_SUCCESS)
+        s->err = MPIR_Err_keep(errclass);
+    fail(s);
 }
 
 /* ---- building ---- */
@@ -137,8 +132,7 @@ MPIR_Sched *MPIR_Sched_create(MPIR_Comm *c, int kind, bool nonblocking)
     s->comm = c;
     MPIR_Comm_add_ref(c);
     if (s->spare) {
-        note_class(s, MPIR_Err(MPI_ERR_NO_MEM, "out of memory for a collective schedule"));
-        fail(s);
+        MPIR_Sched_fail(s, MPIR_Err(MPI_ERR_NO_MEM, "out of memory for a collective schedule"));
     }
     return s;
 }
@@ -152,8 +146,7 @@ static Step *add(MPIR_Sched *s, Step_kind kind)
         int cap = s->cap ? 2 * s->cap : 16;
         Step *steps = realloc(s->steps, (size_t) cap * sizeof *steps);
         if (!steps) {
-            note_class(s, MPIR_Err(MPI_ERR_NO_MEM, "out of memory for a collective schedule of %d steps", cap));
-            fail(s);
+            MPIR_Sched_fail(s, MPIR_Err(MPI_ERR_NO_MEM, "out of memory for a collective schedule of %d steps", cap));
             return NULL;
         }
         s->steps = steps;
@@ -236,8 +229,7 @@ void *MPIR_Sched_tmpbuf(MPIR_Sched *s, MPI_Count count, MPI_Datatype type)
         s->tmp[s->ntmp++] = base;
         return buf;
     }
-    note_class(s, err);
-    fail(s);
+    MPIR_Sched_fail(s, err);
     return NULL;
 }
 
@@ -289,10 +281,8 @@ static void start_step(MPIR_Sched *s, Step *st)
     case STEP_BARRIER:
         break;
     }
-    if (err != MPI_SUCCESS) {
-        note_class(s, err);
-        fail(s);
-    }
+    if (err != MPI_SUCCESS)
+        MPIR_Sched_fail(s, err);
 }
 
 /* The error of a completed send or receive step: its status's, or, for a receive that got less
@@ -446,8 +436,7 @@ int MPIR_Sched_start(MPIR_Sched *s, MPI_Request *request)
         s->req = req;
         *request = MPIR_Object_handle(req);
     } else {    /* the call returns the error, and s goes on in the background */
-        note_class(s, MPIR_Err(MPI_ERR_NO_MEM, "out of memory or of request handles"));
-        fail(s);
+        MPIR_Sched_fail(s, MPIR_Err(MPI_ERR_NO_MEM, "out of memory or of request handles"));
         err = MPIR_Err_from_code(s->err);
     }
 
