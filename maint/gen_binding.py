@@ -33,8 +33,10 @@ GROUP_INOUT (validated: MPI_ERR_GROUP; MPI_GROUP_EMPTY is valid), GROUP_OUT. RAW
 a pointer to arrays of 3 (MPI_Group_range_incl).
 
 Requests and statuses: REQUEST (a handle or MPI_REQUEST_NULL), REQUEST_OUT, REQUEST_INOUT (*p a
-handle or MPI_REQUEST_NULL), STATUS_OUT (may be MPI_STATUS_IGNORE); arrays REQUEST[n],
-REQUEST_INOUT[n] (entries may be MPI_REQUEST_NULL), INT_OUT[n], STATUS_OUT[n] (may be
+handle or MPI_REQUEST_NULL), STATUS_OUT (may be MPI_STATUS_IGNORE); STATUS, CONST_STATUS (a status
+the call writes or reads: MPI_STATUS_IGNORE is MPI_ERR_ARG), and their Fortran twins F_STATUS,
+CONST_F_STATUS (MPI_Fint[MPI_F_STATUS_SIZE]) and F08_STATUS, CONST_F08_STATUS (MPI_F08_status);
+arrays REQUEST[n], REQUEST_INOUT[n] (entries may be MPI_REQUEST_NULL), INT_OUT[n], STATUS_OUT[n] (may be
 MPI_STATUSES_IGNORE). Invalid request handles are MPI_ERR_REQUEST.
 
 Operations and collectives: OP, OP_INOUT (validated: MPI_ERR_OP), OP_OUT; DATATYPE_IMPL (a datatype
@@ -118,10 +120,18 @@ POINTERS = {
     'STRING_OUT': ('char *', 'char *', 'char *', True),
     'STATUS': ('MPI_Status *', 'MPI_Status *', 'MPI_Status *', True),
     'CONST_STATUS': ('const MPI_Status *', 'const MPI_Status *', 'const MPI_Status *', True),
+    'F_STATUS': ('MPI_Fint *', 'MPI_Fint *', 'MPI_Fint *', True),
+    'CONST_F_STATUS': ('const MPI_Fint *', 'const MPI_Fint *', 'const MPI_Fint *', True),
+    'F08_STATUS': ('MPI_F08_status *', 'MPI_F08_status *', 'MPI_F08_status *', True),
+    'CONST_F08_STATUS': ('const MPI_F08_status *', 'const MPI_F08_status *', 'const MPI_F08_status *', True),
     'STATUS_OUT': ('MPI_Status *', 'MPI_Status *', 'MPI_Status *', True),   # or MPI_STATUS_IGNORE
     'REQUEST_OUT': ('MPI_Request *', 'MPI_Request *', 'MPI_Request *', True),
     'REQUEST_INOUT': ('MPI_Request *', 'MPI_Request *', 'MPI_Request *', True),
 }
+# statuses a call reads or writes, which must be real ones: kind -> its language's ignore sentinel
+REAL_STATUSES = {'STATUS': 'MPI_STATUS_IGNORE', 'CONST_STATUS': 'MPI_STATUS_IGNORE',
+                 'F_STATUS': 'MPI_F_STATUS_IGNORE', 'CONST_F_STATUS': 'MPI_F_STATUS_IGNORE',
+                 'F08_STATUS': 'MPI_F08_STATUS_IGNORE', 'CONST_F08_STATUS': 'MPI_F08_STATUS_IGNORE'}
 # array kinds (written NAME: KIND[length]): (C element type, twin element type, impl element type)
 ARRAYS = {
     'COUNT': ('int', 'MPI_Count', 'MPI_Count'),
@@ -376,7 +386,11 @@ def check_lines(fn, p, large):
         out.append(f'if ({n} == NULL) ' + fail('MPI_ERR_ARG', f'{n} is NULL'))
     elif k in POINTERS:
         out.append(f'if ({n} == NULL) ' + fail('MPI_ERR_ARG', f'{n} is NULL'))
-        if k == 'DATATYPE_INOUT':
+        if k in REAL_STATUSES:
+            ignore = REAL_STATUSES[k]   # the same pointer as its plural (mpi.h)
+            out.append(f'if ({n} == {ignore}) '
+                       + fail('MPI_ERR_ARG', f'{n} is {ignore}: there is no status to read or write'))
+        elif k == 'DATATYPE_INOUT':
             out.append(f'if (!MPID_Datatype_lookup(*{n})) {{ err = MPIR_Err_datatype("*{n}", *{n}, -1); goto fn_fail; }}')
         elif k == 'GROUP_INOUT':
             out.append(f'if (!MPIR_Group_lookup(*{n})) ' + fail('MPI_ERR_GROUP', f'invalid group *{n}'))

@@ -14,8 +14,6 @@
 
 static int read_bytes(const MPI_Status *status, MPI_Count *bytes)
 {
-    if (MPIR_Status_is_ignore(status))
-        return MPIR_Err(MPI_ERR_ARG, "status is MPI_STATUS_IGNORE");
     *bytes = MPIR_Status_get_bytes(status);
     if (*bytes < 0)
         return MPIR_Err(MPI_ERR_ARG, "status holds a negative byte count (%lld): it was not set by MPI",
@@ -107,8 +105,6 @@ int MPIR_Status_set_elements_impl(MPI_Status *status, MPI_Datatype datatype, MPI
     const MPID_Datatype *dt = MPID_Datatype_get(datatype);
     MPI_Count bytes = 0;
     int err;
-    if (MPIR_Status_is_ignore(status))
-        return MPIR_Err(MPI_ERR_ARG, "status is MPI_STATUS_IGNORE");
 
     if (count > 0 && dt->n_elements == 0)
         return MPIR_Err(MPI_ERR_ARG, "count %lld, but the datatype has no basic elements",

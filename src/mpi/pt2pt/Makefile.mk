@@ -9,5 +9,6 @@ libmpi_la_SOURCES += \
     src/mpi/pt2pt/wait.c \
     src/mpi/pt2pt/waitset.c \
     src/mpi/pt2pt/request_ops.c \
+    src/mpi/pt2pt/status.c \
     src/mpi/pt2pt/mprobe.c \
     src/mpi/pt2pt/persistent.c
