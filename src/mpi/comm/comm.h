@@ -59,8 +59,10 @@ static inline MPIR_Comm *MPIR_Comm_local(MPIR_Comm *comm)
 /* Marks every id free but those of MPI_COMM_WORLD and MPI_COMM_SELF. */
 void MPIR_Context_init(void);
 /* Agrees on n context ids free in every process of comm (both groups of an intercommunicator);
- * collective over comm. ids[] ascending. */
-int MPIR_Context_alloc(MPIR_Comm *comm, int n, int *ids);
+ * collective over comm. ids[] ascending. A process that failed before (local_err, returned) or
+ * fails in it still takes part, and then every process of the agreement fails (MPI_ERR_OTHER
+ * where it did not fail itself); ids[] is then not to be freed. */
+int MPIR_Context_alloc(MPIR_Comm *comm, int local_err, int n, int *ids);
 /* The same over the members of group only (a subgroup of the intracommunicator parent), with
  * messages on parent tagged with tag: MPI_Comm_create_group. */
 int MPIR_Context_alloc_group(MPIR_Comm *parent, const MPIR_Group *group, int tag, int n, int *ids);
@@ -72,7 +74,7 @@ void MPIR_Context_free(int id);
  * participant by the caller, and claim, until claim returns anything but MPIR_CONTEXT_RETRY
  * (MPI_SUCCESS with ids[0..n) ascending, or an error class); then end. prio orders competing
  * agreements and is the same in every participant (MPIR_Context_priority). */
-#define MPIR_CONTEXT_BUF_WORDS (MPIR_CONTEXT_MAX / 64 + 1)
+#define MPIR_CONTEXT_BUF_WORDS (MPIR_CONTEXT_MAX / 64 + 2)
 #define MPIR_CONTEXT_RETRY (-1)
 typedef struct {
     long long prio;
@@ -109,7 +111,11 @@ int MPIR_Comm_sendrecv_internal(const void *sendbuf, int sendcount, void *recvbu
 int MPIR_Comm_bcast_ints(int *buf, int n, int root, MPIR_Comm *comm);
 /* The two groups of an intercommunicator swap arrays of ints: the leaders (local rank 0 of each)
  * exchange send[0..nsend) for nrecv ints, then every process of each group gets them in recv[].
- * Collective over inter. */
-int MPIR_Comm_swap_with_remote(MPIR_Comm *inter, const int *send, int nsend, int *recv, int nrecv);
+ * Collective over inter; every process takes part whatever local_err, the error it has met so
+ * far. A leader's local_err makes both groups fail without moving the ints (so recv is written
+ * only where the leaders were well, which the caller must make sure of: a process without recv
+ * must be in a group whose leader knows). Returns local_err if set, else MPI_ERR_OTHER when either
+ * leader failed. */
+int MPIR_Comm_swap_with_remote(MPIR_Comm *inter, int local_err, const int *send, int nsend, int *recv, int nrecv);
 
 #endif

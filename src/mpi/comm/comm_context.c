@@ -10,7 +10,9 @@
  * both offered the same mask, both rounds could pick the same id. So a process offers its mask to
  * one round at a time, and offers zeros to the others; a round that received zeros from anyone
  * finds nothing and is repeated (the last word of the buffer says whether every process offered
- * its real mask, which tells "retry" from "really out of ids"). To avoid livelock, the mask goes
+ * its real mask, which tells "retry" from "really out of ids"; the one after it whether every
+ * process is well: one that failed offers zeros there, and then all fail instead of retrying
+ * without it). To avoid livelock, the mask goes
  * to the waiting round with the smallest priority (from its communicator's context id): that round
  * eventually holds the mask in every process at once and succeeds. A process with one thread is
  * always the owner and agrees in one round.
@@ -29,7 +31,9 @@
 
 #define NBITS (MPIR_CONTEXT_MAX / 2)
 #define NWORDS (NBITS / 32)
-_Static_assert(NWORDS + 1 == MPIR_CONTEXT_BUF_WORDS, "comm.h: mask words");
+#define OFFERED_WORD NWORDS           /* 1 where every process offered its real mask */
+#define WELL_WORD (NWORDS + 1)        /* 1 where no process failed */
+_Static_assert(NWORDS + 2 == MPIR_CONTEXT_BUF_WORDS, "comm.h: mask words");
 #define MAX_WAITERS 1024        /* agreements in flight in one process: threads, and idups not yet waited for */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -108,14 +112,16 @@ void MPIR_Context_agree_offer(MPIR_Context_agreement *a, unsigned *buf)
     } else {
         memset(buf, 0, sizeof free_mask);
     }
-    buf[NWORDS] = a->owner;
+    buf[OFFERED_WORD] = a->owner;
+    buf[WELL_WORD] = 1;
     pthread_mutex_unlock(&lock);
 }
 
 int MPIR_Context_agree_claim(MPIR_Context_agreement *a, const unsigned *buf, int n, int *ids)
 {
     int found = 0, err = MPI_SUCCESS;
-    for (int w = 0; w < NWORDS && found < n; w++)
+    bool well = buf[WELL_WORD] != 0;
+    for (int w = 0; well && w < NWORDS && found < n; w++)
         for (unsigned bits = buf[w]; bits && found < n; bits &= bits - 1)
             ids[found++] = 2 * (32 * w + __builtin_ctz(bits));
     pthread_mutex_lock(&lock);
@@ -133,7 +139,9 @@ int MPIR_Context_agree_claim(MPIR_Context_agreement *a, const unsigned *buf, int
     pthread_mutex_unlock(&lock);
     if (err || found == n)
         return err;
-    if (buf[NWORDS])        /* everyone offered its mask: there really are not n common ids */
+    if (!well)
+        return MPIR_Err(MPI_ERR_OTHER, "a process taking part in the context id agreement failed");
+    if (buf[OFFERED_WORD])        /* everyone offered its mask: there really are not n common ids */
         return MPIR_Err(MPI_ERR_OTHER, "out of context ids: too many communicators exist (at most %d)", NBITS - 2);
     return MPIR_CONTEXT_RETRY;
 }
@@ -150,14 +158,18 @@ void MPIR_Context_agree_end(MPIR_Context_agreement *a)
     pthread_mutex_unlock(&lock);
 }
 
-/* A blocking agreement: rounds until one succeeds or fails. */
-static int agree(long long prio, int n, int *ids, reduce_fn *reduce, void *arg)
+/* A blocking agreement: rounds until one succeeds or fails. A process that failed before
+ * (local_err) takes part all the same, offering zeros and saying it failed, so that the others
+ * fail too instead of waiting for it. */
+static int agree(long long prio, int local_err, int n, int *ids, reduce_fn *reduce, void *arg)
 {
     unsigned buf[MPIR_CONTEXT_BUF_WORDS];
     MPIR_Context_agreement a;
     int err = MPIR_Context_agree_begin(&a, prio, false);
     while (err == MPI_SUCCESS) {
         MPIR_Context_agree_offer(&a, buf);
+        if (local_err)
+            memset(buf, 0, sizeof buf);
         /* every participant sees the same result, so all take the same branch below */
         err = reduce(buf, MPIR_CONTEXT_BUF_WORDS, arg);
         if (err == MPI_SUCCESS)
@@ -168,7 +180,7 @@ static int agree(long long prio, int n, int *ids, reduce_fn *reduce, void *arg)
         sched_yield();
     }
     MPIR_Context_agree_end(&a);
-    return err;
+    return local_err ? local_err : err;
 }
 
 /* ---- the three ways of combining masks ---- */
@@ -184,19 +196,22 @@ static int reduce_intra(unsigned *buf, int n, void *arg)
 }
 
 /* Both groups of an intercommunicator: each group combines its masks, the leaders swap and combine
- * theirs, then each leader's result goes to its group (the others offer all ones). */
+ * theirs, then each leader's result goes to its group (the others offer all ones). Every step runs
+ * whatever failed before it; a process that failed offers zeros, well word included, so that every
+ * process of both groups fails instead of retrying rounds the failed ones have left. */
 static int reduce_inter(unsigned *buf, int n, void *arg)
 {
     MPIR_Comm *inter = arg;
     int err = band_allreduce(buf, n, inter->local_comm);
+    unsigned remote[MPIR_CONTEXT_BUF_WORDS];
     if (err)
-        return err;
-    unsigned remote[NWORDS + 1];
+        memset(buf, 0, (size_t) n * sizeof *buf);
     if (inter->rank == 0) {
-        err = MPIR_Comm_sendrecv_internal(buf, n, remote, n, MPI_UNSIGNED, 0, MPIR_TAG_CONTEXT, inter);
+        int e = MPIR_Comm_sendrecv_internal(buf, n, remote, n, MPI_UNSIGNED, 0, MPIR_TAG_CONTEXT, inter);
         for (int i = 0; i < n; i++)
-            buf[i] = err ? 0 : buf[i] & remote[i];
-    } else {
+            buf[i] = e ? 0 : buf[i] & remote[i];
+        err = err ? err : e;
+    } else if (!err) {
         for (int i = 0; i < n; i++)
             buf[i] = ~0u;
     }
@@ -216,7 +231,7 @@ static int reduce_group(unsigned *buf, int n, void *arg)
 {
     struct group_round *g = arg;
     int m = g->group->size, me = g->group->rank, err = MPI_SUCCESS;
-    unsigned other[NWORDS + 1];
+    unsigned other[MPIR_CONTEXT_BUF_WORDS];
 #define PARENT_RANK(i) (g->parent->rank_of_lpid[g->group->lpids[i]])
     for (int mask = 1; mask < m && err == MPI_SUCCESS; mask <<= 1) {
         if (me & mask) {
@@ -250,15 +265,14 @@ long long MPIR_Context_priority(const MPIR_Comm *comm, int tag)
     return (long long) (2 * low + comm->is_inter) << 32 | (unsigned) tag;
 }
 
-int MPIR_Context_alloc(MPIR_Comm *comm, int n, int *ids)
+int MPIR_Context_alloc(MPIR_Comm *comm, int local_err, int n, int *ids)
 {
-    if (comm->is_inter)
-        return agree(MPIR_Context_priority(comm, 0), n, ids, reduce_inter, comm);
-    return agree(MPIR_Context_priority(comm, 0), n, ids, reduce_intra, comm);
+    return agree(MPIR_Context_priority(comm, 0), local_err, n, ids, comm->is_inter ? reduce_inter : reduce_intra,
+                 comm);
 }
 
 int MPIR_Context_alloc_group(MPIR_Comm *parent, const MPIR_Group *group, int tag, int n, int *ids)
 {
     struct group_round g = { parent, group, MPIR_TAG_USER(tag) };
-    return agree(MPIR_Context_priority(parent, tag + 1), n, ids, reduce_group, &g);
+    return agree(MPIR_Context_priority(parent, tag + 1), MPI_SUCCESS, n, ids, reduce_group, &g);
 }

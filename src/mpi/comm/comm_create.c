@@ -41,7 +41,7 @@ static int dup_comm(MPIR_Comm *comm, MPIR_Comm **out)
 {
     int ids[2], err;
     if (!comm->is_inter) {
-        err = MPIR_Context_alloc(comm, 1, ids);
+        err = MPIR_Context_alloc(comm, MPI_SUCCESS, 1, ids);
         if (err)
             return err;
         err = MPIR_Comm_new(comm, comm->local_group, ids[0], out);
@@ -50,15 +50,16 @@ static int dup_comm(MPIR_Comm *comm, MPIR_Comm **out)
         return err;
     }
     /* Each group agrees on its receive context and its new local_comm's; the groups swap the
-     * former (each side sends on the other's). */
-    err = MPIR_Context_alloc(comm->local_comm, 2, ids);
-    if (err)
-        return err;
+     * former (each side sends on the other's). The swap runs after a failed agreement too, so that
+     * the other group learns of it instead of waiting. */
+    err = MPIR_Context_alloc(comm->local_comm, MPI_SUCCESS, 2, ids);
+    bool have_ids = err == MPI_SUCCESS;
     int remote_ctx = -1;
-    err = MPIR_Comm_swap_with_remote(comm, &ids[0], 1, &remote_ctx, 1);
+    int e = MPIR_Comm_swap_with_remote(comm, err, &ids[0], 1, &remote_ctx, 1);
+    err = err ? err : e;
     if (err == MPI_SUCCESS)
         err = MPIR_Comm_new_inter(comm, comm->local_group, comm->remote_group, remote_ctx, ids[0], ids[1], out);
-    if (err) {
+    if (err && have_ids) {
         MPIR_Context_free(ids[0]);
         MPIR_Context_free(ids[1]);
     }
@@ -159,8 +160,17 @@ static int gather_colors(MPIR_Comm *comm, int color, int key, int **local_table,
         err = err ? err : e;
     } else
         MPIR_Allreduce_without_data(2 * n, MPI_INT, MPI_SUM, MPIR_Comm_handle(local), err);
-    if (comm->is_inter && err == MPI_SUCCESS)
-        err = MPIR_Comm_swap_with_remote(comm, all, 2 * n, remote, 2 * rn);
+    /* The groups swap their tables only if every process of both has one; the group's table says
+     * whether it does, and its leader tells the other group. */
+    if (comm->is_inter) {
+        int group_err = err;
+        for (int r = 0; all && group_err == MPI_SUCCESS && r < n; r++)
+            if (all[2 * r] == NO_MEMORY_COLOR)
+                group_err = MPI_ERR_OTHER;
+        int e = MPIR_Comm_swap_with_remote(comm, group_err, all, 2 * n, remote, 2 * rn);
+        if (group_err == MPI_SUCCESS)
+            err = err ? err : e;
+    }
     if (err) {
         free(all);
         free(remote);
@@ -189,20 +199,23 @@ static int check_colors(const int *table, int n, int me, int bad_class, const ch
  * bad_class; what says why. */
 static int split(MPIR_Comm *comm, int color, int key, int bad_class, const char *what, MPI_Comm *newcomm)
 {
-    int *table, *remote_table, ids[2] = { -1, -1 }, remote_ctx = -1;
+    int *table = NULL, *remote_table = NULL, ids[2] = { -1, -1 }, remote_ctx = -1;
     int err = gather_colors(comm, color, key, &table, &remote_table);
-    if (err)
-        return err;
     MPIR_Comm *local = MPIR_Comm_local(comm);
-    err = check_colors(table, local->size, local->rank, bad_class, what);
+    if (err == MPI_SUCCESS)
+        err = check_colors(table, local->size, local->rank, bad_class, what);
     if (err == MPI_SUCCESS && comm->is_inter)
         err = check_colors(remote_table, comm->remote_size, -1, bad_class, what);
 
-    /* One agreement serves every color: the new communicators are disjoint. */
-    if (err == MPI_SUCCESS)
-        err = MPIR_Context_alloc(local, comm->is_inter ? 2 : 1, ids);
-    if (err == MPI_SUCCESS && comm->is_inter)
-        err = MPIR_Comm_swap_with_remote(comm, &ids[0], 1, &remote_ctx, 1);
+    /* One agreement serves every color: the new communicators are disjoint. Every process takes
+     * part in it and in the swap of ids, even after a failure, which one process or one group
+     * alone may have seen: the others would wait for it in the next step; now all fail. */
+    err = MPIR_Context_alloc(local, err, comm->is_inter ? 2 : 1, ids);
+    bool have_ids = err == MPI_SUCCESS;
+    if (comm->is_inter) {
+        int e = MPIR_Comm_swap_with_remote(comm, err, &ids[0], 1, &remote_ctx, 1);
+        err = err ? err : e;
+    }
 
     MPIR_Group *lg = NULL, *rg = NULL;
     MPIR_Comm *c = NULL;
@@ -219,10 +232,9 @@ static int split(MPIR_Comm *comm, int color, int key, int bad_class, const char 
     MPIR_Group_release(rg);
     free(table);
     free(remote_table);
-    if (c == NULL) {    /* failed, or no new communicator here: its contexts go back */
-        for (int i = 0; i < 2; i++)
-            if (ids[i] >= 0)
-                MPIR_Context_free(ids[i]);
+    if (c == NULL && have_ids) {    /* failed, or no new communicator here: its contexts go back */
+        for (int i = 0; i < (comm->is_inter ? 2 : 1); i++)
+            MPIR_Context_free(ids[i]);
     }
     if (err == MPI_SUCCESS)
         *newcomm = c ? MPIR_Comm_handle(c) : MPI_COMM_NULL;

@@ -60,13 +60,31 @@ int MPIR_Comm_bcast_ints(int *buf, int n, int root, MPIR_Comm *comm)
     return MPIR_Allreduce_impl(MPI_IN_PLACE, buf, n, MPI_INT, MPI_BOR, MPIR_Comm_handle(comm));
 }
 
-int MPIR_Comm_swap_with_remote(MPIR_Comm *inter, const int *send, int nsend, int *recv, int nrecv)
+int MPIR_Comm_swap_with_remote(MPIR_Comm *inter, int local_err, const int *send, int nsend, int *recv, int nrecv)
 {
-    int err = MPI_SUCCESS;
-    if (inter->rank == 0)
-        err = MPIR_Comm_sendrecv_internal(send, nsend, recv, nrecv, MPI_INT, 0, MPIR_TAG_LEADERS, inter);
-    /* The broadcast runs even if the leader failed, so no process of the group is left waiting;
-     * the leader's error travels as its return value only. */
-    int e = MPIR_Comm_bcast_ints(recv, nrecv, 0, inter->local_comm);
-    return err ? err : e;
+    /* The leaders swap whether they failed, then the ints if neither did: the two decide alike, so
+     * a failure on one side leaves no leader waiting for ints that will not come. Then each tells
+     * its group (state: this group's leader failed, the other's did), and the ints follow if they
+     * moved. */
+    int state[2] = { local_err != MPI_SUCCESS, 0 }, err = MPI_SUCCESS;
+    if (inter->rank == 0) {
+        err = MPIR_Comm_sendrecv_internal(&state[0], 1, &state[1], 1, MPI_INT, 0, MPIR_TAG_LEADERS, inter);
+        if (err == MPI_SUCCESS && !state[0] && !state[1])
+            err = MPIR_Comm_sendrecv_internal(send, nsend, recv, nrecv, MPI_INT, 0, MPIR_TAG_LEADERS, inter);
+        if (err)
+            state[0] = 1;
+    }
+    int e = MPIR_Comm_bcast_ints(state, 2, 0, inter->local_comm);
+    err = err ? err : e;
+    if (e == MPI_SUCCESS && !state[0] && !state[1]) {      /* the same in the whole group */
+        e = MPIR_Comm_bcast_ints(recv, nrecv, 0, inter->local_comm);
+        err = err ? err : e;
+    }
+    if (local_err || err)
+        return local_err ? local_err : err;
+    if (state[0])
+        return MPIR_Err(MPI_ERR_OTHER, "the leader of this group (local rank 0) failed");
+    if (state[1])
+        return MPIR_Err(MPI_ERR_OTHER, "a process of the remote group failed");
+    return MPI_SUCCESS;
 }

@@ -38,7 +38,7 @@ static int check_args(MPI_Aint size, int disp_unit, MPIR_Comm *comm)
 static int private_comm(MPIR_Comm *comm, MPIR_Comm **out)
 {
     int ctx;
-    int err = MPIR_Context_alloc(comm, 1, &ctx);
+    int err = MPIR_Context_alloc(comm, MPI_SUCCESS, 1, &ctx);
     if (err != MPI_SUCCESS)
         return err;
     err = MPIR_Comm_new(comm, comm->local_group, ctx, out);

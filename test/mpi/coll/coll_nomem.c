@@ -8,7 +8,7 @@
  * Every scenario calls all its collectives whatever the earlier ones returned (as an MPI program
  * that goes on after an error must) and returns the first error. Blocking and nonblocking forms,
  * MPI_IN_PLACE, derived types, a user operation, and the creation of communicators (dup, split,
- * create, idup).
+ * create, idup; and of intercommunicators: create, dup, split, create, merge).
  */
 #include "nomem.h"
 
@@ -19,6 +19,10 @@ static int rank, size;
 static MPI_Datatype vec;
 static MPI_Op diff;
 static MPI_Group first;
+/* the two halves of comm (low ranks first), and the intercommunicator between them */
+static MPI_Comm half, inter;
+static MPI_Group half_group;
+static int color, remote_leader;
 
 /* Runs call and keeps the first error in rc. */
 #define ALL(call) do { int e_ = (call); if (rc == MPI_SUCCESS) rc = e_; } while (0)
@@ -130,8 +134,37 @@ static int s_comms(output *o)
     return rc;
 }
 
+/* Intercommunicators: made, duplicated, split, created from and merged. Each call runs collectives
+ * on the local communicator of inter and messages between its leaders: a rank that left one early
+ * would pair the next run's with the wrong ones. */
+static int s_inter(output *o)
+{
+    MPI_Comm c[5] = { MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL };
+    int rc = MPI_SUCCESS, shape[5][3];
+    ALL(MPI_Intercomm_create(half, 0, comm, remote_leader, 7, &c[0]));
+    ALL(MPI_Comm_dup(inter, &c[1]));
+    ALL(MPI_Comm_split(inter, rank % 2, -rank, &c[2]));
+    ALL(MPI_Comm_create(inter, half_group, &c[3]));
+    ALL(MPI_Intercomm_merge(inter, color, &c[4]));
+    for (int i = 0; i < 5; i++) {
+        shape[i][0] = shape[i][1] = shape[i][2] = -1;
+        if (c[i] == MPI_COMM_NULL)
+            continue;
+        int is_inter = 0;
+        ALL(MPI_Comm_size(c[i], &shape[i][0]));
+        ALL(MPI_Comm_rank(c[i], &shape[i][1]));
+        ALL(MPI_Comm_test_inter(c[i], &is_inter));
+        if (is_inter)
+            ALL(MPI_Comm_remote_size(c[i], &shape[i][2]));
+        CHECK_MPI(MPI_Comm_free(&c[i]));
+    }
+    put(o, shape, sizeof shape);
+    return rc;
+}
+
 static const scenario scenarios[] = {
     { "rooted", s_rooted }, { "all", s_all }, { "nonblocking", s_nonblocking }, { "comms", s_comms },
+    { "inter", s_inter },
 };
 
 int main(int argc, char **argv)
@@ -150,9 +183,19 @@ int main(int argc, char **argv)
     MPI_Comm_group(comm, &all);
     MPI_Group_incl(all, 1, &zero, &first);
     MPI_Group_free(&all);
+    int low = (size + 1) / 2;
+    color = rank >= low;
+    remote_leader = color ? 0 : low;
+    MPI_Comm_split(comm, color, rank, &half);
+    MPI_Comm_group(half, &half_group);
+    MPI_Intercomm_create(half, 0, comm, remote_leader, 5, &inter);
+    MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
         nomem_run_collective(&scenarios[i], comm);
     MPI_Group_free(&first);
+    MPI_Group_free(&half_group);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
     MPI_Op_free(&diff);
     MPI_Type_free(&vec);
     MPI_Comm_free(&comm);

@@ -3,7 +3,8 @@
  * form two groups joined by an intercommunicator. Point-to-point ranks address the remote group;
  * the remote group and size are the other side's; a dup works like the original on its own
  * contexts; merging orders the group with high = 0 first, or, if both sides pass the same high,
- * puts one side first consistently. Run with 5 processes (groups of 3 and 2).
+ * puts one side first consistently. Errors of the arguments only the leaders read reach every
+ * process with their class. Run with 5 processes (groups of 3 and 2).
  */
 #include "mtest.h"
 
@@ -119,6 +120,15 @@ int main(int argc, char **argv)
     CHECK_ERR(MPI_Intercomm_create(local, mysize, MPI_COMM_WORLD, 0, 1, &bad), MPI_ERR_RANK);
     CHECK_ERR(MPI_Intercomm_create(inter, 0, MPI_COMM_WORLD, 0, 1, &bad), MPI_ERR_COMM);
     CHECK_ERR(MPI_Comm_create_group(inter, world, 0, &bad), MPI_ERR_COMM);
+    /* an argument only the leaders read: both are wrong, and every process learns it from its
+     * leader, with the leader's class (the local groups then still agree: a dup follows) */
+    CHECK_ERR(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, wsize, 2, &bad), MPI_ERR_RANK);
+    CHECK_ERR(MPI_Intercomm_create(local, 0, MPI_COMM_NULL, 0, 2, &bad), MPI_ERR_COMM);
+    MPI_Comm again;
+    CHECK_MPI(MPI_Comm_dup(inter, &again));
+    CHECK_MPI(MPI_Comm_remote_size(again, &s));
+    CHECK_EQ(s, othersize);
+    CHECK_MPI(MPI_Comm_free(&again));
 
     CHECK_MPI(MPI_Group_free(&world));
     CHECK_MPI(MPI_Comm_free(&inter));
