@@ -15,6 +15,7 @@ Continuation lines are joined until the parentheses balance. Flags after the par
     c         also generate NAME_c, where every poly kind takes MPI_Count
     x         also generate NAME_x (same signature as NAME_c)
     noinit    may be called before MPI_Init and after MPI_Finalize
+    varargs   the C function takes '...' after its parameters, which no one reads (MPI_Pcontrol)
     cast      the function is its one argument converted to the return type, with no
               implementation function: the Fortran handle conversions (handles are ints in both)
     impl_is_c the implementation takes a trailing 'bool is_c' (true for the _c twin)
@@ -258,6 +259,11 @@ class Function:
             for p in params:
                 p.view = bool(p.length) and ARRAYS[p.kind][0] == 'int' and ARRAYS[p.kind][1] == 'MPI_Count'
 
+    def decls(self, large):
+        """The C parameter list (the variadic tail too: the implementation does not see it)."""
+        named = ', '.join(p.decl(large) for p in self.params)
+        return named + ', ...' if 'varargs' in self.flags else named or 'void'
+
 
 def parse(path):
     text = re.sub(r'#[^\n]*', '', open(path).read())
@@ -413,7 +419,7 @@ def check_lines(fn, p, large):
 
 def emit_function(fn, suffix, large, out):
     name = fn.name + suffix
-    decls = ', '.join(p.decl(large) for p in fn.params) or 'void'
+    decls = fn.decls(large)
     if fn.returns:
         # conversions and address arithmetic: no error code to report, nothing to check
         call = f'({fn.returns}) {fn.params[0].name}' if 'cast' in fn.flags \
@@ -549,7 +555,7 @@ def main():
                 impl_protos.append(proto)
             for suffix, large in variants(fn):
                 emit_function(fn, suffix, large, out)
-                decls = ', '.join(p.decl(large) for p in fn.params) or 'void'
+                decls = fn.decls(large)
                 rtype = fn.returns or 'int'
                 protos.append(f'{rtype} {fn.name}{suffix}({decls});')
                 protos.append(f'{rtype} P{fn.name}{suffix}({decls});')

@@ -1,6 +1,7 @@
 /*
  * The profiling interface: with prof_commit.c linked in, every MPI_Type_commit and MPI_Type_free
- * call goes through the wrapper (and still does its work), while PMPI_ calls are not counted.
+ * call goes through the wrapper (and still does its work), while PMPI_ calls are not counted; so
+ * does MPI_Pcontrol.
  * The testlist runs this program twice, against the shared libmpi and against libmpi.a
  * (LINKED_STATIC); each run also checks that it really is linked the way it claims.
  */
@@ -8,7 +9,7 @@
 #include "mtest.h"
 #include <link.h>
 
-extern int prof_commit_calls, prof_free_calls;
+extern int prof_commit_calls, prof_free_calls, prof_level;
 
 #define NTYPES 10
 
@@ -73,6 +74,15 @@ int main(int argc, char **argv)
 
     CHECK_MPI(PMPI_Type_free(&direct));
     CHECK_EQ(prof_free_calls, NTYPES + 1);
+
+    /* MPI_Pcontrol reaches the profiling library, with any trailing arguments; the library's own
+     * PMPI_Pcontrol accepts every level and changes nothing. */
+    CHECK_MPI(MPI_Pcontrol(2, "extra", 3));
+    CHECK_EQ(prof_level, 2);
+    CHECK_MPI(MPI_Pcontrol(0));
+    CHECK_EQ(prof_level, 0);
+    CHECK_MPI(PMPI_Pcontrol(7));
+    CHECK_EQ(prof_level, 0);
 
     return MTest_Finalize();
 }
