@@ -38,6 +38,9 @@ typedef struct MPIR_Request {
     struct MPID_Datatype *type;     /* referenced */
     _Atomic bool freed_by_user;     /* MPI_Request_free: release when complete (lookups fail) */
     bool persistent;
+    struct MPIR_Request *partner;   /* MPI_Isendrecv: the request is the receive, partner the send
+                                       (referenced); it completes when both have */
+    void *owned;                    /* freed with the request (a send's packed copy of its data) */
     struct {
         int op;                     /* MPIR_PERSIST_* */
         void *buf;
@@ -82,7 +85,10 @@ static inline bool MPIR_Request_is_complete(const MPIR_Request *req)
 {
     if (req->persistent)
         req = req->persist.active;
-    return req == NULL || atomic_load_explicit(&req->complete, memory_order_acquire);
+    if (req == NULL)
+        return true;
+    return atomic_load_explicit(&req->complete, memory_order_acquire)
+           && (req->partner == NULL || atomic_load_explicit(&req->partner->complete, memory_order_acquire));
 }
 
 /* A persistent request not started (MPI_Waitany and MPI_Waitsome pass over these, as over
@@ -93,11 +99,16 @@ static inline bool MPIR_Request_is_inactive(const MPIR_Request *req)
 }
 
 /* The error of a completed request (MPI_SUCCESS for an inactive one). */
+/* The error of a completed request (of a pair: the receive's, else the send's). */
 static inline int MPIR_Request_error(const MPIR_Request *req)
 {
     if (req->persistent)
         req = req->persist.active;
-    return req ? req->status.MPI_ERROR : MPI_SUCCESS;
+    if (req == NULL)
+        return MPI_SUCCESS;
+    if (req->status.MPI_ERROR == MPI_SUCCESS && req->partner)
+        return req->partner->status.MPI_ERROR;
+    return req->status.MPI_ERROR;
 }
 
 #endif

@@ -31,6 +31,9 @@ void MPIR_Request_release(MPIR_Request *req)
         MPIR_Comm_release(req->comm);
     if (req->type)
         MPID_Datatype_release(req->type);
+    if (req->partner)
+        MPIR_Request_release(req->partner);
+    free(req->owned);
     MPIR_Pool_free(&request_pool, req);
 }
 

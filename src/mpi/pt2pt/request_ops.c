@@ -25,6 +25,10 @@ int MPIR_Request_free_impl(MPI_Request *request)
         req->persist.active = NULL;
         MPIR_Request_release(req);
     } else {
+        if (req->partner) {         /* a pair: each half goes its own way (the send owns its data) */
+            MPID_Request_free(req->partner);
+            req->partner = NULL;
+        }
         MPID_Request_free(req);     /* released now if complete, else by the device when it completes */
     }
     *request = MPI_REQUEST_NULL;

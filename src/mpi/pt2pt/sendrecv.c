@@ -1,16 +1,18 @@
 /*
- * MPI_Sendrecv and MPI_Sendrecv_replace: a receive and a send started together, so two processes
- * that exchange with each other cannot deadlock.
+ * MPI_Sendrecv and MPI_Sendrecv_replace, and their nonblocking forms MPI_Isendrecv and
+ * MPI_Isendrecv_replace (MPI 4.0): a receive and a send started together, so two processes that
+ * exchange with each other cannot deadlock, behind one request.
  */
 #include "pt2pt.h"
 
-/* Starts the receive, then the send; waits for both. The receive's error wins: it is the one the
- * status describes. */
-static int exchange(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                    MPI_Comm comm, MPI_Status *status)
+/* Starts the receive, then the send, as one request: the receive, with the send as its partner
+ * (it completes when both have; the receive's error wins, as the status describes it). owned, if
+ * not NULL, is the send's data, freed with the send. Both sides are checked before either starts,
+ * so an error leaves nothing in flight. */
+static int start_pair(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                      MPI_Comm comm, void *owned, MPIR_Request **pair)
 {
-    /* Both sides are checked before either starts, so an error leaves nothing in flight. */
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
     int err = MPIR_Pt2pt_check_dest(c, dest);
     if (err == MPI_SUCCESS)
@@ -19,51 +21,100 @@ static int exchange(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
         err = MPIR_Pt2pt_check_source(c, source);
     if (err == MPI_SUCCESS)
         err = MPIR_Pt2pt_check_tag(recvtag, true);
-    if (err)
-        return err;
-
-    MPIR_Request *rreq, *sreq;
-    err = MPID_Irecv(recvbuf, recvcount, recvtype, source, recvtag, c, 0, &rreq);
-    if (err)
-        return err;
-    err = MPID_Isend(sendbuf, sendcount, sendtype, dest, sendtag, c, 0, MPID_SEND_STANDARD, &sreq);
+    MPIR_Request *rreq = NULL, *sreq = NULL;
+    if (err == MPI_SUCCESS)
+        err = MPID_Irecv(recvbuf, recvcount, recvtype, source, recvtag, c, 0, &rreq);
+    if (err == MPI_SUCCESS)
+        err = MPID_Isend(sendbuf, sendcount, sendtype, dest, sendtag, c, 0, MPID_SEND_STANDARD, &sreq);
     if (err) {
-        int cls = err;
-        MPID_Cancel_recv(rreq);     /* matched already: it completes normally */
-        MPIR_Request_wait(rreq);
-        MPIR_Request_finish(rreq, MPI_STATUS_IGNORE, false, NULL);
-        return cls;
+        if (rreq) {
+            MPID_Cancel_recv(rreq);     /* matched already: it completes normally */
+            MPIR_Request_wait(rreq);
+            MPIR_Request_finish(rreq, MPI_STATUS_IGNORE, false, NULL);
+        }
+        free(owned);
+        return err;
     }
-    MPIR_Request_wait(sreq);
-    MPIR_Request_wait(rreq);
-    int send_err = MPIR_Request_finish(sreq, MPI_STATUS_IGNORE, false, NULL);
-    err = MPIR_Request_finish(rreq, status, false, NULL);
-    return err ? err : send_err;
+    sreq->owned = owned;
+    rreq->partner = sreq;
+    *pair = rreq;
+    return MPI_SUCCESS;
+}
+
+/* MPI_Sendrecv_replace's outgoing data, packed into a temporary first, so the receive may
+ * overwrite buf; it travels as MPI_PACKED, which the receiver's type matches whatever it is. */
+static int pack_copy(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, MPI_Comm comm, char **tmp,
+                     MPI_Count *bytes)
+{
+    *bytes = 0;
+    if (dest != MPI_PROC_NULL && MPIR_Mul_overflows(count, MPID_Datatype_get(datatype)->size, bytes))
+        return MPIR_Err(MPI_ERR_COUNT, "count %lld of this type overflows the message size", (long long) count);
+    *tmp = malloc(*bytes > 0 ? (size_t) *bytes : 1);
+    MPIR_CHKMEM(*tmp);
+    MPI_Count position = 0;
+    int err = *bytes > 0 ? MPIR_Pack_impl(buf, count, MPID_Datatype_get(datatype), *tmp, *bytes, &position, comm)
+                         : MPI_SUCCESS;
+    if (err) {
+        free(*tmp);
+        *tmp = NULL;
+    }
+    return err;
+}
+
+static int wait_pair(int err, MPIR_Request *pair, MPI_Status *status)
+{
+    if (err)
+        return err;
+    MPIR_Request_wait(pair);
+    return MPIR_Request_finish(pair, status, false, NULL);
 }
 
 int MPIR_Sendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
                        MPI_Comm comm, MPI_Status *status)
 {
-    return exchange(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
-                    comm, status);
+    MPIR_Request *pair;
+    int err = start_pair(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
+                         comm, NULL, &pair);
+    return wait_pair(err, pair, status);
 }
 
-/* The outgoing data is packed into a temporary first, so the receive may overwrite buf; it travels
- * as MPI_PACKED, which the receiver's type matches whatever it is. */
+int MPIR_Isendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                        MPI_Comm comm, MPI_Request *request)
+{
+    MPIR_Request *pair;
+    int err = start_pair(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
+                         comm, NULL, &pair);
+    if (err == MPI_SUCCESS)
+        *request = MPIR_Object_handle(pair);
+    return err;
+}
+
 int MPIR_Sendrecv_replace_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
                                int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    MPI_Count bytes = 0;
-    if (dest != MPI_PROC_NULL
-        && MPIR_Mul_overflows(count, MPID_Datatype_get(datatype)->size, &bytes))
-        return MPIR_Err(MPI_ERR_COUNT, "count %lld of this type overflows the message size", (long long) count);
-    char *tmp = malloc(bytes > 0 ? (size_t) bytes : 1);
-    MPIR_CHKMEM(tmp);
-    MPI_Count position = 0;
-    int err = bytes > 0 ? MPIR_Pack_impl(buf, count, MPID_Datatype_get(datatype), tmp, bytes, &position, comm) : MPI_SUCCESS;
+    char *tmp = NULL;
+    MPI_Count bytes;
+    MPIR_Request *pair;
+    int err = pack_copy(buf, count, datatype, dest, comm, &tmp, &bytes);
     if (err == MPI_SUCCESS)
-        err = exchange(tmp, bytes, MPI_PACKED, dest, sendtag, buf, count, datatype, source, recvtag, comm, status);
-    free(tmp);
+        err = start_pair(tmp, bytes, MPI_PACKED, dest, sendtag, buf, count, datatype, source, recvtag, comm, tmp,
+                         &pair);
+    return wait_pair(err, pair, status);
+}
+
+int MPIR_Isendrecv_replace_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                                int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    char *tmp = NULL;
+    MPI_Count bytes;
+    MPIR_Request *pair;
+    int err = pack_copy(buf, count, datatype, dest, comm, &tmp, &bytes);
+    if (err == MPI_SUCCESS)
+        err = start_pair(tmp, bytes, MPI_PACKED, dest, sendtag, buf, count, datatype, source, recvtag, comm, tmp,
+                         &pair);
+    if (err == MPI_SUCCESS)
+        *request = MPIR_Object_handle(pair);
     return err;
 }

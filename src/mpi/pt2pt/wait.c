@@ -22,8 +22,10 @@ int MPIR_Request_peek(const MPIR_Request *req, MPI_Status *status, bool with_err
         }
         req = req->persist.active;
     }
-    int err = req->status.MPI_ERROR;
+    int err = MPIR_Request_error(req);
     MPIR_Pt2pt_status_copy(status, &req->status, with_error);
+    if (with_error && !MPIR_Status_is_ignore(status))
+        status->MPI_ERROR = err;    /* a pair's send may have failed */
     if (err != MPI_SUCCESS && err_comm && req->comm && *err_comm == MPI_COMM_NULL)
         *err_comm = MPIR_Object_handle(req->comm);
     return err;
