@@ -33,7 +33,8 @@ void MPIR_Request_release(MPIR_Request *req)
         MPID_Datatype_release(req->type);
     if (req->partner)
         MPIR_Request_release(req->partner);
-    free(req->owned);
+    if (req->owned)
+        free(req->owned);
     MPIR_Pool_free(&request_pool, req);
 }
 
