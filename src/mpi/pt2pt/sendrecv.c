@@ -41,26 +41,27 @@ static int start_pair(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     return MPI_SUCCESS;
 }
 
-/* MPI_Sendrecv_replace's outgoing data, packed into a temporary first, so the receive may
- * overwrite buf; it travels as MPI_PACKED, which the receiver's type matches whatever it is. */
-static int pack_copy(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, MPI_Comm comm, char **tmp,
-                     MPI_Count *bytes)
+/* The pair of MPI_Sendrecv_replace: the outgoing data is packed into a copy first, so the receive
+ * may overwrite buf; it travels as MPI_PACKED, which the receiver's type matches whatever it is. */
+static int start_replace(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                         int recvtag, MPI_Comm comm, MPIR_Request **pair)
 {
-    *bytes = 0;
-    if (dest != MPI_PROC_NULL && MPIR_Mul_overflows(count, MPID_Datatype_get(datatype)->size, bytes))
+    MPI_Count bytes = 0, position = 0;
+    if (dest != MPI_PROC_NULL && MPIR_Mul_overflows(count, MPID_Datatype_get(datatype)->size, &bytes))
         return MPIR_Err(MPI_ERR_COUNT, "count %lld of this type overflows the message size", (long long) count);
-    *tmp = malloc(*bytes > 0 ? (size_t) *bytes : 1);
-    MPIR_CHKMEM(*tmp);
-    MPI_Count position = 0;
-    int err = *bytes > 0 ? MPIR_Pack_impl(buf, count, MPID_Datatype_get(datatype), *tmp, *bytes, &position, comm)
-                         : MPI_SUCCESS;
+    char *copy = malloc(bytes > 0 ? (size_t) bytes : 1);
+    MPIR_CHKMEM(copy);
+    int err = bytes > 0 ? MPIR_Pack_impl(buf, count, MPID_Datatype_get(datatype), copy, bytes, &position, comm)
+                        : MPI_SUCCESS;
     if (err) {
-        free(*tmp);
-        *tmp = NULL;
+        free(copy);
+        return err;
     }
-    return err;
+    return start_pair(copy, bytes, MPI_PACKED, dest, sendtag, buf, count, datatype, source, recvtag, comm, copy, pair);
 }
 
+/* The blocking forms wait for the pair; the nonblocking ones hand it to the user. (Callers start
+ * the pair in a statement of its own: an argument list would not order the start and the read.) */
 static int wait_pair(int err, MPIR_Request *pair, MPI_Status *status)
 {
     if (err)
@@ -69,11 +70,18 @@ static int wait_pair(int err, MPIR_Request *pair, MPI_Status *status)
     return MPIR_Request_finish(pair, status, false, NULL);
 }
 
+static int hand_over(int err, MPIR_Request *pair, MPI_Request *request)
+{
+    if (err == MPI_SUCCESS)
+        *request = MPIR_Object_handle(pair);
+    return err;
+}
+
 int MPIR_Sendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
                        MPI_Comm comm, MPI_Status *status)
 {
-    MPIR_Request *pair;
+    MPIR_Request *pair = NULL;
     int err = start_pair(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
                          comm, NULL, &pair);
     return wait_pair(err, pair, status);
@@ -83,38 +91,24 @@ int MPIR_Isendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
                         MPI_Comm comm, MPI_Request *request)
 {
-    MPIR_Request *pair;
+    MPIR_Request *pair = NULL;
     int err = start_pair(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
                          comm, NULL, &pair);
-    if (err == MPI_SUCCESS)
-        *request = MPIR_Object_handle(pair);
-    return err;
+    return hand_over(err, pair, request);
 }
 
 int MPIR_Sendrecv_replace_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
                                int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    char *tmp = NULL;
-    MPI_Count bytes;
-    MPIR_Request *pair;
-    int err = pack_copy(buf, count, datatype, dest, comm, &tmp, &bytes);
-    if (err == MPI_SUCCESS)
-        err = start_pair(tmp, bytes, MPI_PACKED, dest, sendtag, buf, count, datatype, source, recvtag, comm, tmp,
-                         &pair);
+    MPIR_Request *pair = NULL;
+    int err = start_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &pair);
     return wait_pair(err, pair, status);
 }
 
 int MPIR_Isendrecv_replace_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
                                 int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    char *tmp = NULL;
-    MPI_Count bytes;
-    MPIR_Request *pair;
-    int err = pack_copy(buf, count, datatype, dest, comm, &tmp, &bytes);
-    if (err == MPI_SUCCESS)
-        err = start_pair(tmp, bytes, MPI_PACKED, dest, sendtag, buf, count, datatype, source, recvtag, comm, tmp,
-                         &pair);
-    if (err == MPI_SUCCESS)
-        *request = MPIR_Object_handle(pair);
-    return err;
+    MPIR_Request *pair = NULL;
+    int err = start_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &pair);
+    return hand_over(err, pair, request);
 }
