@@ -8,10 +8,11 @@
 /* Starts the receive, then the send, as one request: the receive, with the send as its partner
  * (it completes when both have; the receive's error wins, as the status describes it). owned, if
  * not NULL, is the send's data, freed with the send. Both sides are checked before either starts,
- * so an error leaves nothing in flight. */
-static int start_pair(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                      MPI_Comm comm, void *owned, MPIR_Request **pair)
+ * so an error leaves nothing in flight. Without a request (the blocking forms) the pair is waited
+ * for here; with one it is handed to the user. */
+static int sendrecv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                    MPI_Comm comm, void *owned, MPI_Status *status, MPI_Request *request)
 {
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
     int err = MPIR_Pt2pt_check_dest(c, dest);
@@ -37,14 +38,18 @@ static int start_pair(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     }
     sreq->owned = owned;
     rreq->partner = sreq;
-    *pair = rreq;
-    return MPI_SUCCESS;
+    if (request) {
+        *request = MPIR_Object_handle(rreq);
+        return MPI_SUCCESS;
+    }
+    MPIR_Request_wait(rreq);
+    return MPIR_Request_finish(rreq, status, false, NULL);
 }
 
-/* The pair of MPI_Sendrecv_replace: the outgoing data is packed into a copy first, so the receive
- * may overwrite buf; it travels as MPI_PACKED, which the receiver's type matches whatever it is. */
-static int start_replace(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source,
-                         int recvtag, MPI_Comm comm, MPIR_Request **pair)
+/* MPI_Sendrecv_replace: the outgoing data is packed into a copy first, so the receive may
+ * overwrite buf; it travels as MPI_PACKED, which the receiver's type matches whatever it is. */
+static int sendrecv_replace(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                            int recvtag, MPI_Comm comm, MPI_Status *status, MPI_Request *request)
 {
     MPI_Count bytes = 0, position = 0;
     if (dest != MPI_PROC_NULL && MPIR_Mul_overflows(count, MPID_Datatype_get(datatype)->size, &bytes))
@@ -57,58 +62,34 @@ static int start_replace(void *buf, MPI_Count count, MPI_Datatype datatype, int 
         free(copy);
         return err;
     }
-    return start_pair(copy, bytes, MPI_PACKED, dest, sendtag, buf, count, datatype, source, recvtag, comm, copy, pair);
-}
-
-/* The blocking forms wait for the pair; the nonblocking ones hand it to the user. (Callers start
- * the pair in a statement of its own: an argument list would not order the start and the read.) */
-static int wait_pair(int err, MPIR_Request *pair, MPI_Status *status)
-{
-    if (err)
-        return err;
-    MPIR_Request_wait(pair);
-    return MPIR_Request_finish(pair, status, false, NULL);
-}
-
-static int hand_over(int err, MPIR_Request *pair, MPI_Request *request)
-{
-    if (err == MPI_SUCCESS)
-        *request = MPIR_Object_handle(pair);
-    return err;
+    return sendrecv(copy, bytes, MPI_PACKED, dest, sendtag, buf, count, datatype, source, recvtag, comm, copy, status,
+                    request);
 }
 
 int MPIR_Sendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
                        MPI_Comm comm, MPI_Status *status)
 {
-    MPIR_Request *pair = NULL;
-    int err = start_pair(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
-                         comm, NULL, &pair);
-    return wait_pair(err, pair, status);
+    return sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm,
+                    NULL, status, NULL);
 }
 
 int MPIR_Isendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
                         MPI_Comm comm, MPI_Request *request)
 {
-    MPIR_Request *pair = NULL;
-    int err = start_pair(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
-                         comm, NULL, &pair);
-    return hand_over(err, pair, request);
+    return sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm,
+                    NULL, MPI_STATUS_IGNORE, request);
 }
 
 int MPIR_Sendrecv_replace_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
                                int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    MPIR_Request *pair = NULL;
-    int err = start_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &pair);
-    return wait_pair(err, pair, status);
+    return sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, NULL);
 }
 
 int MPIR_Isendrecv_replace_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
                                 int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    MPIR_Request *pair = NULL;
-    int err = start_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &pair);
-    return hand_over(err, pair, request);
+    return sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, MPI_STATUS_IGNORE, request);
 }
