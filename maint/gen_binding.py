@@ -48,7 +48,8 @@ displacements reach the implementation unwidened, as an MPIR_Count_array / MPIR_
 user's int or MPI_Count / MPI_Aint elements: a collective allocates nothing before its schedule,
 which takes part even when it fails). COUNTS(comm, root=root) is read only at the root, and
 COUNTS(comm, inplace=sendbuf) only when sendbuf is not MPI_IN_PLACE; elsewhere the implementation
-gets NULL for it.
+gets NULL for it. AINT_DISPLS(comm) are displacements of MPI_Aint in both forms (the neighbourhood
+collectives' w form, whose arrays have an entry per neighbour instead).
 
 Datatypes: DATATYPE (valid: MPI_ERR_TYPE), DATATYPE_OR_NULL (also MPI_DATATYPE_NULL),
 DATATYPE_COMMITTED (valid and committed), DATATYPE_RECORD (the same checks, and the implementation
@@ -152,10 +153,12 @@ OUT_ARRAYS = {'REQUEST_INOUT', 'INT_OUT', 'STATUS_OUT'}   # written by the call:
 VECTORS = {
     'COUNTS': ('int', 'MPI_Count', 'MPI_Count'),
     'DISPLS': ('int', 'MPI_Aint', 'MPI_Aint'),
+    'AINT_DISPLS': ('MPI_Aint', 'MPI_Aint', 'MPI_Aint'),     # MPI_Neighbor_alltoallw: MPI_Aint in both
     'DATATYPES': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),
 }
 # the vectors passed as a view of the user's array: (view type, its member for the wide twin)
-VECTOR_VIEWS = {'COUNTS': ('MPIR_Count_array', 'counts'), 'DISPLS': ('MPIR_Aint_array', 'aints')}
+VECTOR_VIEWS = {'COUNTS': ('MPIR_Count_array', 'counts'), 'DISPLS': ('MPIR_Aint_array', 'aints'),
+                'AINT_DISPLS': ('MPIR_Aint_array', 'aints')}
 # the kinds passed as one datatype handle (named in the error report)
 DATATYPE_HANDLES = ('DATATYPE', 'DATATYPE_OR_NULL', 'DATATYPE_COMMITTED', 'DATATYPE_RECORD', 'DATATYPE_IMPL')
 WIDE = {'int': False, 'MPI_Count': True, 'MPI_Aint': True, 'MPI_Datatype': False}
@@ -465,7 +468,8 @@ def emit_function(fn, suffix, large, out):
             # an array that is not significant here is not read at all (it may be garbage)
             view, member = VECTOR_VIEWS[p.kind]
             value = f'{p.significant} ? {p.name} : NULL' if p.significant else p.name
-            args.append(f'({view}){{ .{member if large else "ints"} = {value} }}')
+            narrow = not large and VECTORS[p.kind][0] == 'int'
+            args.append(f'({view}){{ .{"ints" if narrow else member} = {value} }}')
         elif p in narrowed:
             args.append(f'&n_{p.name}')
         elif p.kind in ('ADDR_OUT', 'ADDR_INOUT') and large:

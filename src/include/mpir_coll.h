@@ -25,4 +25,7 @@ int MPIR_Typed_alloc(MPI_Count count, MPI_Datatype type, void **base, void **buf
  * MPI_ERR_OTHER. Returns errclass. */
 int MPIR_Allreduce_without_data(MPI_Count count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, int errclass);
 
+/* The same for an MPI_Alltoall (or v, or w: the same messages) on the intracommunicator comm. */
+int MPIR_Alltoall_without_data(MPI_Comm comm, int errclass);
+
 #endif

@@ -17,6 +17,7 @@
 #include "mpir_object.h"
 
 struct MPIR_Attribute;
+struct MPIR_Topology;
 
 typedef struct MPIR_Group {
     MPIR_Object obj;
@@ -53,6 +54,8 @@ typedef struct MPIR_Comm {
                                            info object, or 0 if none were ever set */
     unsigned coll_seq;                  /* collectives started so far: each gets its own tag from
                                            this sequence (src/mpi/coll/coll_sched.c) */
+    struct MPIR_Topology *topo;         /* a process topology (src/mpi/topo), or NULL; shared by
+                                           duplicates, since it never changes */
 } MPIR_Comm;
 
 /* References held by requests, attributes' callers, and child communicators. */
@@ -62,6 +65,10 @@ void MPIR_Comm_release(MPIR_Comm *comm);
 int MPIR_Comm_init_builtins(void);
 /* Releases every communicator state at MPI_Finalize. */
 void MPIR_Comm_finalize(void);
+
+/* A topology record for one more communicator (MPI_Comm_dup), and its release (src/mpi/topo). */
+struct MPIR_Topology *MPIR_Topo_share(struct MPIR_Topology *topo);
+void MPIR_Topo_release(struct MPIR_Topology *topo);
 
 /* The group behind a valid handle (MPI_GROUP_EMPTY included), else NULL. */
 MPIR_Group *MPIR_Group_lookup(MPI_Group group);

@@ -24,3 +24,4 @@ include src/mpi/win/Makefile.mk
 include src/mpi/misc/Makefile.mk
 include src/mpi/comm/Makefile.mk
 include src/mpi/group/Makefile.mk
+include src/mpi/topo/Makefile.mk

@@ -12,4 +12,5 @@ libmpi_la_SOURCES += \
     src/mpi/coll/allgather.c \
     src/mpi/coll/alltoall.c \
     src/mpi/coll/reduce_scatter.c \
-    src/mpi/coll/scan.c
+    src/mpi/coll/scan.c \
+    src/mpi/coll/neighbor.c

@@ -113,6 +113,17 @@ static int alltoall_w(const void *sendbuf, MPIR_Count_array sendcounts, MPIR_Ain
     return err ? err : alltoall(in_place ? NULL : &send, &recv, c, request);
 }
 
+int MPIR_Alltoall_without_data(MPI_Comm comm, int errclass)
+{
+    MPIR_Comm *c = MPIR_Comm_lookup(comm);
+    MPIR_Blocks none = { .type = MPI_BYTE };
+    MPIR_Sched *s = MPIR_Sched_for(c, MPIR_TAG_ALLTOALL, NULL);
+    MPIR_Sched_fail(s, errclass);
+    build(s, &none, &none, c);      /* a failed schedule uses no buffer */
+    MPIR_Sched_run(s);
+    return errclass;
+}
+
 int MPIR_Alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                        MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {

@@ -15,7 +15,7 @@
 /* The kinds of collective (at most 15: four bits of the tag). */
 enum {
     MPIR_TAG_BARRIER = 1, MPIR_TAG_BCAST, MPIR_TAG_REDUCE, MPIR_TAG_ALLREDUCE, MPIR_TAG_GATHER,
-    MPIR_TAG_SCATTER, MPIR_TAG_ALLGATHER, MPIR_TAG_ALLTOALL, MPIR_TAG_SCAN
+    MPIR_TAG_SCATTER, MPIR_TAG_ALLGATHER, MPIR_TAG_ALLTOALL, MPIR_TAG_SCAN, MPIR_TAG_NEIGHBOR
 };
 
 /* ---- communication (comm ranks; MPI_PROC_NULL peers complete at once) ---- */

@@ -25,6 +25,16 @@ int MPIR_Comm_new(MPIR_Comm *parent, MPIR_Group *local, int context_id, MPIR_Com
 int MPIR_Comm_new_inter(MPIR_Comm *parent, MPIR_Group *local, MPIR_Group *remote, int send_ctx, int recv_ctx,
                         int local_ctx, MPIR_Comm **out);
 
+/* MPI_Comm_split on an intracommunicator or intercommunicator (comm_create.c): the communicator of
+ * the processes with this process's color (MPI_COMM_NULL for MPI_UNDEFINED), ordered by key. A
+ * process that brings MPIR_SPLIT_BAD_COLOR (its own argument error) or any other negative color
+ * makes every process fail with bad_class ("process r of the group <what>"), none left waiting;
+ * MPIR_SPLIT_FAILED_COLOR (it failed otherwise: out of memory, or it learnt of another's failure)
+ * makes the others fail with MPI_ERR_OTHER. */
+#define MPIR_SPLIT_BAD_COLOR (-1)
+#define MPIR_SPLIT_FAILED_COLOR (-2)
+int MPIR_Comm_split_internal(MPIR_Comm *comm, int color, int key, int bad_class, const char *what, MPI_Comm *newcomm);
+
 /* ---- info hints (comm_info.c) ---- */
 /* Adds the hints of info (MPI_INFO_NULL: none) to comm's, replacing values of keys set before. */
 int MPIR_Comm_info_merge(MPIR_Comm *comm, MPI_Info info);

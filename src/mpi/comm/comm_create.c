@@ -21,10 +21,6 @@
 #define MPI_COMM_TYPE_SHARED 1      /* until mpi.h defines it (MPICH's value) */
 #endif
 
-/* Colors that mark an argument error, or a failed allocation, of the process that brought it. */
-#define BAD_COLOR (-1)
-#define NO_MEMORY_COLOR (-2)
-
 static int copy_attributes_and_publish(MPIR_Comm *old, MPIR_Comm *c, MPI_Comm *newcomm)
 {
     int err = MPIR_Attr_copy_all(&old->attributes, MPIR_Comm_handle(old), &c->attributes);
@@ -47,6 +43,8 @@ static int dup_comm(MPIR_Comm *comm, MPIR_Comm **out)
         err = MPIR_Comm_new(comm, comm->local_group, ids[0], out);
         if (err)
             MPIR_Context_free(ids[0]);
+        else
+            (*out)->topo = MPIR_Topo_share(comm->topo);     /* a duplicate keeps the topology */
         return err;
     }
     /* Each group agrees on its receive context and its new local_comm's; the groups swap the
@@ -154,7 +152,7 @@ static int gather_colors(MPIR_Comm *comm, int color, int key, int **local_table,
      * waiting: one without memory for its table takes part without data, the others tell them
      * by their color. The sum of the tables, zero but for each one's own entries, is the table. */
     if (all) {
-        all[2 * local->rank] = err ? NO_MEMORY_COLOR : color;
+        all[2 * local->rank] = err ? MPIR_SPLIT_FAILED_COLOR : color;
         all[2 * local->rank + 1] = key;
         int e = MPIR_Allreduce_impl(MPI_IN_PLACE, all, 2 * n, MPI_INT, MPI_SUM, MPIR_Comm_handle(local));
         err = err ? err : e;
@@ -165,7 +163,7 @@ static int gather_colors(MPIR_Comm *comm, int color, int key, int **local_table,
     if (comm->is_inter) {
         int group_err = err;
         for (int r = 0; all && group_err == MPI_SUCCESS && r < n; r++)
-            if (all[2 * r] == NO_MEMORY_COLOR)
+            if (all[2 * r] == MPIR_SPLIT_FAILED_COLOR)
                 group_err = MPI_ERR_OTHER;
         int e = MPIR_Comm_swap_with_remote(comm, group_err, all, 2 * n, remote, 2 * rn);
         if (group_err == MPI_SUCCESS)
@@ -186,18 +184,18 @@ static int gather_colors(MPIR_Comm *comm, int color, int key, int **local_table,
 static int check_colors(const int *table, int n, int me, int bad_class, const char *what)
 {
     for (int r = 0; r < n; r++) {
-        if (table[2 * r] == NO_MEMORY_COLOR)
-            return MPIR_Err(r == me ? MPI_ERR_NO_MEM : MPI_ERR_OTHER, "process %d of the group ran out of memory", r);
+        if (table[2 * r] == MPIR_SPLIT_FAILED_COLOR)
+            return MPIR_Err(r == me ? MPI_ERR_NO_MEM : MPI_ERR_OTHER,
+                            "process %d of the group failed before the split (out of memory, or an error it "
+                            "learnt of)", r);
         if (table[2 * r] < 0 && table[2 * r] != MPI_UNDEFINED)
             return MPIR_Err(bad_class, "process %d of the group %s", r, what);
     }
     return MPI_SUCCESS;
 }
 
-/* The communicator of the processes with this process's color (MPI_COMM_NULL for MPI_UNDEFINED),
- * ordered by key. A negative color other than MPI_UNDEFINED makes the whole call fail with
- * bad_class; what says why. */
-static int split(MPIR_Comm *comm, int color, int key, int bad_class, const char *what, MPI_Comm *newcomm)
+/* Split's work, also for MPI_Comm_create and the topology constructors (see comm.h). */
+int MPIR_Comm_split_internal(MPIR_Comm *comm, int color, int key, int bad_class, const char *what, MPI_Comm *newcomm)
 {
     int *table = NULL, *remote_table = NULL, ids[2] = { -1, -1 }, remote_ctx = -1;
     int err = gather_colors(comm, color, key, &table, &remote_table);
@@ -243,8 +241,8 @@ static int split(MPIR_Comm *comm, int color, int key, int bad_class, const char 
 
 int MPIR_Comm_split_impl(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    return split(MPIR_Comm_lookup(comm), color, key, MPI_ERR_ARG,
-                 "passed an invalid color (must be non-negative or MPI_UNDEFINED)", newcomm);
+    return MPIR_Comm_split_internal(MPIR_Comm_lookup(comm), color, key, MPI_ERR_ARG,
+                                    "passed an invalid color (must be non-negative or MPI_UNDEFINED)", newcomm);
 }
 
 int MPIR_Comm_split_type_impl(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
@@ -252,9 +250,11 @@ int MPIR_Comm_split_type_impl(MPI_Comm comm, int split_type, int key, MPI_Info i
     (void) info;
     /* All processes of a job share one machine's memory, so a shared-memory split keeps
      * everyone; an unknown type is an argument error of the process that passed it. */
-    int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : split_type == MPI_COMM_TYPE_SHARED ? 0 : BAD_COLOR;
-    return split(MPIR_Comm_lookup(comm), color, key, MPI_ERR_ARG,
-                 "passed an unknown split_type (supported: MPI_COMM_TYPE_SHARED, MPI_UNDEFINED)", newcomm);
+    int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED
+                : split_type == MPI_COMM_TYPE_SHARED ? 0 : MPIR_SPLIT_BAD_COLOR;
+    return MPIR_Comm_split_internal(MPIR_Comm_lookup(comm), color, key, MPI_ERR_ARG,
+                                    "passed an unknown split_type (supported: MPI_COMM_TYPE_SHARED, MPI_UNDEFINED)",
+                                    newcomm);
 }
 
 /* ---- create ---- */
@@ -281,11 +281,11 @@ int MPIR_Comm_create_impl(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     int color = g->rank == MPI_UNDEFINED ? MPI_UNDEFINED : c->is_inter ? 0 : g->lpids[0];
     /* a failed check still takes part in the collective, with a color that says so */
     if (is_subgroup(c, g, &subgroup) != MPI_SUCCESS)
-        color = NO_MEMORY_COLOR;
+        color = MPIR_SPLIT_FAILED_COLOR;
     else if (!subgroup)
-        color = BAD_COLOR;
-    return split(c, color, g->rank, MPI_ERR_GROUP,
-                 "passed a group that is not a subgroup of the communicator's group", newcomm);
+        color = MPIR_SPLIT_BAD_COLOR;
+    return MPIR_Comm_split_internal(c, color, g->rank, MPI_ERR_GROUP,
+                                    "passed a group that is not a subgroup of the communicator's group", newcomm);
 }
 
 int MPIR_Comm_create_group_impl(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)

@@ -216,8 +216,8 @@ static void finish(Idup *d)
     if (code == MPI_SUCCESS) {
         if (old->is_inter)
             e = MPIR_Comm_new_inter(old, old->local_group, old->remote_group, d->remote_ctx, d->ids[0], d->ids[1], &c);
-        else
-            e = MPIR_Comm_new(old, old->local_group, d->ids[0], &c);
+        else if ((e = MPIR_Comm_new(old, old->local_group, d->ids[0], &c)) == MPI_SUCCESS)
+            c->topo = MPIR_Topo_share(old->topo);
         if (e == MPI_SUCCESS) {
             d->nids = 0;    /* the communicator owns them now */
             e = MPIR_Comm_info_merge(c, d->hints);

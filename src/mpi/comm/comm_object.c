@@ -138,6 +138,7 @@ static void destroy(MPIR_Comm *c)
     free(c->rank_of_lpid);
     release_errhandler(c);
     MPIR_Comm_info_free(c);
+    MPIR_Topo_release(c->topo);
     if (c->recv_context_id >= 0)
         MPIR_Context_free(c->recv_context_id);
     MPIR_Pool_free(&comm_pool, c);

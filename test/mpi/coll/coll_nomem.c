@@ -7,8 +7,9 @@
  *
  * Every scenario calls all its collectives whatever the earlier ones returned (as an MPI program
  * that goes on after an error must) and returns the first error. Blocking and nonblocking forms,
- * MPI_IN_PLACE, derived types, a user operation, and the creation of communicators (dup, split,
- * create, idup; and of intercommunicators: create, dup, split, create, merge).
+ * MPI_IN_PLACE, derived types, a user operation, the creation of communicators (dup, split,
+ * create, idup; and of intercommunicators: create, dup, split, create, merge), and topologies with
+ * the neighbourhood collectives.
  */
 #include "nomem.h"
 
@@ -23,6 +24,10 @@ static MPI_Group first;
 static MPI_Comm half, inter;
 static MPI_Group half_group;
 static int color, remote_leader;
+/* a ring as a general graph, a ring with weights and without, and a grid over comm */
+static int ring_index[64], ring_edges[128], next, prev, weight;
+enum { CART, GRAPH, DIST, ADJACENT, SUB, NTOPO };
+static MPI_Comm topo[SUB];      /* made before the scenario: CART .. ADJACENT */
 
 /* Runs call and keeps the first error in rc. */
 #define ALL(call) do { int e_ = (call); if (rc == MPI_SUCCESS) rc = e_; } while (0)
@@ -162,9 +167,45 @@ static int s_inter(output *o)
     return rc;
 }
 
+/* Topologies, each a split of comm (MPI_Dist_graph_create first sends every edge to its ends in two
+ * all-to-alls), and the neighbourhood collectives on topologies made before (a creation that fails
+ * after its last exchange leaves a communicator at some ranks only, which MPI allows). */
+static int s_topo(output *o)
+{
+    MPI_Comm c[NTOPO];
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = MPI_SUCCESS, dims[2] = { 0, 0 }, keep[2] = { 0, 1 }, sizes[NTOPO];
+    for (int i = 0; i < NTOPO; i++)
+        c[i] = MPI_COMM_NULL;
+    fill();
+    ALL(MPI_Dims_create(size, 2, dims));
+    ALL(MPI_Cart_create(comm, 2, dims, (int[]) { 1, 0 }, 0, &c[CART]));
+    ALL(MPI_Cart_sub(topo[CART], keep, &c[SUB]));
+    ALL(MPI_Graph_create(comm, size, ring_index, ring_edges, 0, &c[GRAPH]));
+    ALL(MPI_Dist_graph_create(comm, 1, &rank, (int[]) { 1 }, &next, &weight, MPI_INFO_NULL, 0, &c[DIST]));
+    ALL(MPI_Dist_graph_create_adjacent(comm, 1, &prev, MPI_UNWEIGHTED, 1, &next, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
+                                       &c[ADJACENT]));
+    for (int i = 0; i < NTOPO; i++) {
+        sizes[i] = -1;
+        if (c[i] != MPI_COMM_NULL) {
+            ALL(MPI_Comm_size(c[i], &sizes[i]));
+            CHECK_MPI(MPI_Comm_free(&c[i]));
+        }
+    }
+    ALL(MPI_Neighbor_alltoall(in, 2, MPI_INT, out, 2, MPI_INT, topo[CART]));
+    ALL(MPI_Neighbor_allgather(in, 2, vec, out + 8, 2, vec, topo[GRAPH]));
+    ALL(MPI_Ineighbor_allgather(in, N, MPI_INT, out + 32 * N, N, MPI_INT, topo[DIST], &r));
+    ALL(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    ALL(MPI_Neighbor_alltoallv(in, (int[]) { N }, (int[]) { N }, MPI_INT, out + 40 * N, (int[]) { N }, (int[]) { 0 },
+                               MPI_INT, topo[ADJACENT]));
+    put(o, sizes, sizeof sizes);
+    put(o, out, sizeof out);
+    return rc;
+}
+
 static const scenario scenarios[] = {
     { "rooted", s_rooted }, { "all", s_all }, { "nonblocking", s_nonblocking }, { "comms", s_comms },
-    { "inter", s_inter },
+    { "inter", s_inter }, { "topo", s_topo },
 };
 
 int main(int argc, char **argv)
@@ -190,11 +231,28 @@ int main(int argc, char **argv)
     MPI_Comm_group(half, &half_group);
     MPI_Intercomm_create(half, 0, comm, remote_leader, 5, &inter);
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    next = (rank + 1) % size;
+    prev = (rank + size - 1) % size;
+    weight = rank + 1;
+    for (int i = 0; i < size; i++) {
+        ring_index[i] = 2 * (i + 1);
+        ring_edges[2 * i] = (i + size - 1) % size;
+        ring_edges[2 * i + 1] = (i + 1) % size;
+    }
+    int dims[2] = { 0, 0 };
+    MPI_Dims_create(size, 2, dims);
+    MPI_Cart_create(comm, 2, dims, (int[]) { 1, 0 }, 0, &topo[CART]);
+    MPI_Graph_create(comm, size, ring_index, ring_edges, 0, &topo[GRAPH]);
+    MPI_Dist_graph_create(comm, 1, &rank, (int[]) { 1 }, &next, &weight, MPI_INFO_NULL, 0, &topo[DIST]);
+    MPI_Dist_graph_create_adjacent(comm, 1, &prev, MPI_UNWEIGHTED, 1, &next, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
+                                   &topo[ADJACENT]);
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
         nomem_run_collective(&scenarios[i], comm);
     MPI_Group_free(&first);
     MPI_Group_free(&half_group);
     MPI_Comm_free(&inter);
+    for (int i = 0; i < SUB; i++)
+        MPI_Comm_free(&topo[i]);
     MPI_Comm_free(&half);
     MPI_Op_free(&diff);
     MPI_Type_free(&vec);
