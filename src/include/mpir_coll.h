@@ -25,6 +25,15 @@ int MPIR_Typed_alloc(MPI_Count count, MPI_Datatype type, void **base, void **buf
  * MPI_ERR_OTHER. Returns errclass. */
 int MPIR_Allreduce_without_data(MPI_Count count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, int errclass);
 
+/* Persistent collectives (persistent_coll.c). The generated MPIR_<X>_init_impl calls init with a
+ * copy of its arguments (size bytes at args) and the function that starts the nonblocking form
+ * with them; MPI_Start calls MPIR_Coll_persistent_start, which sets *active to the running
+ * instance. */
+struct MPIR_Request;
+int MPIR_Coll_persistent_init(MPI_Comm comm, const void *args, size_t size,
+                              int (*start)(const void *args, MPI_Request *request), MPI_Request *request);
+int MPIR_Coll_persistent_start(struct MPIR_Request *req, struct MPIR_Request **active);
+
 /* The same for an MPI_Alltoall (or v, or w: the same messages) on the intracommunicator comm. */
 int MPIR_Alltoall_without_data(MPI_Comm comm, int errclass);
 

@@ -47,6 +47,10 @@ typedef struct MPIR_Request {
         MPI_Count count;
         int peer, tag;              /* dest or source, tag (checked at init) */
         struct MPIR_Request *active;    /* the running instance; NULL while inactive */
+        /* a persistent collective: starts the nonblocking one with the arguments in owned, under
+           the number its init took in the communicator's sequence of collectives */
+        int (*start)(const void *args, MPI_Request *request);
+        unsigned seq;
     } persist;
     /* device state */
     struct {
@@ -70,9 +74,9 @@ typedef struct MPIR_Request {
     } dev;
 } MPIR_Request;
 
-/* What a persistent request starts: a send mode (MPID_SEND_*, mpid_device.h), a buffered send, or
- * a receive. */
-enum { MPIR_PERSIST_BSEND = 16, MPIR_PERSIST_RECV };
+/* What a persistent request starts: a send mode (MPID_SEND_*, mpid_device.h), a buffered send, a
+ * receive, or a collective (src/mpi/coll/persistent_coll.c). */
+enum { MPIR_PERSIST_BSEND = 16, MPIR_PERSIST_RECV, MPIR_PERSIST_COLL };
 
 /* A new request (ref_count 1, incomplete), or NULL if out of memory. */
 MPIR_Request *MPIR_Request_create(MPIR_Request_kind kind);

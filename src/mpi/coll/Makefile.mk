@@ -13,4 +13,5 @@ libmpi_la_SOURCES += \
     src/mpi/coll/alltoall.c \
     src/mpi/coll/reduce_scatter.c \
     src/mpi/coll/scan.c \
-    src/mpi/coll/neighbor.c
+    src/mpi/coll/neighbor.c \
+    src/mpi/coll/persistent_coll.c

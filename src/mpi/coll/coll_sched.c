@@ -14,9 +14,21 @@
 /* A collective's tag: its number in the communicator's sequence (20 bits, wrapping), its kind (4)
  * and whether it is nonblocking (1), above 64: below 2^26. */
 #define TAG_BASE 64
+
+/* A persistent collective's start runs under the number its init took (MPIR_Sched_pin_seq). */
+static _Thread_local bool pinned;
+static _Thread_local unsigned pinned_seq;
+
+void MPIR_Sched_pin_seq(bool on, unsigned seq)
+{
+    pinned = on;
+    pinned_seq = seq;
+}
+
 static int collective_tag(MPIR_Comm *c, int kind, bool nonblocking)
 {
-    unsigned seq = c->coll_seq++ & 0xfffffu;
+    unsigned seq = (pinned ? pinned_seq : c->coll_seq++) & 0xfffffu;
+    pinned = false;
     return TAG_BASE + (int) (seq << 5 | (unsigned) kind << 1 | nonblocking);
 }
 

@@ -44,6 +44,9 @@ typedef struct MPIR_Sched MPIR_Sched;
 /* A new, empty schedule on c for a collective of kind (MPIR_TAG_*), taking the next number of c's
  * sequence. Never NULL but when out of memory while the thread's spare record is in use. */
 MPIR_Sched *MPIR_Sched_create(MPIR_Comm *c, int kind, bool nonblocking);
+/* From on to the next call with !on, the next schedule this thread creates takes the number seq
+ * instead (a persistent collective's start: persistent_coll.c). */
+void MPIR_Sched_pin_seq(bool on, unsigned seq);
 
 void MPIR_Sched_send(MPIR_Sched *s, const void *buf, MPI_Count count, MPI_Datatype type, int dest);
 void MPIR_Sched_recv(MPIR_Sched *s, void *buf, MPI_Count count, MPI_Datatype type, int source);

@@ -1,6 +1,7 @@
 /*
  * Persistent requests (MPI 4.1 3.9): MPI_Send_init, MPI_Bsend_init, MPI_Ssend_init,
- * MPI_Rsend_init, MPI_Recv_init, MPI_Start, MPI_Startall.
+ * MPI_Rsend_init, MPI_Recv_init, MPI_Start, MPI_Startall (which also start the persistent
+ * collectives: src/mpi/coll/persistent_coll.c).
  *
  * An init call checks the arguments once and records them in a request that references the
  * communicator and the datatype (the user may free both before the last start). MPI_Start runs the
@@ -88,8 +89,9 @@ static int start_bsend(MPIR_Request *req, MPI_Datatype type, MPIR_Request **acti
     return MPI_SUCCESS;
 }
 
-/* Starts the persistent request behind handle (entry index of MPI_Startall's array, or -1). */
-static int start(MPI_Request handle, MPI_Count index)
+/* Starts the persistent request behind handle (entry index of MPI_Startall's array, or -1). Its
+ * errors go to the error handler of its communicator (*err_comm). */
+static int start(MPI_Request handle, MPI_Count index, MPI_Comm *err_comm)
 {
     char where[48] = "request";
     if (index >= 0)
@@ -98,13 +100,15 @@ static int start(MPI_Request handle, MPI_Count index)
     if (req == NULL)
         return MPIR_Err(MPI_ERR_REQUEST, "%s is %s", where,
                         handle == MPI_REQUEST_NULL ? "MPI_REQUEST_NULL" : "not a valid request");
+    if (req->comm)
+        *err_comm = MPIR_Object_handle(req->comm);
     if (!req->persistent)
         return MPIR_Err(MPI_ERR_REQUEST, "%s = %#x is not a persistent request (made by MPI_Send_init, "
                         "MPI_Recv_init and the like)", where, (unsigned) handle);
     if (req->persist.active)
         return MPIR_Err(MPI_ERR_REQUEST, "%s = %#x is active already: complete it before starting it again",
                         where, (unsigned) handle);
-    MPI_Datatype type = MPID_Datatype_handle(req->type);
+    MPI_Datatype type = req->type ? MPID_Datatype_handle(req->type) : MPI_DATATYPE_NULL;   /* none: collectives */
     int op = req->persist.op;
     MPIR_Request *a = NULL;
     int err;
@@ -113,6 +117,8 @@ static int start(MPI_Request handle, MPI_Count index)
                          0, &a);
     else if (op == MPIR_PERSIST_BSEND)
         err = start_bsend(req, type, &a);
+    else if (op == MPIR_PERSIST_COLL)
+        err = MPIR_Coll_persistent_start(req, &a);
     else
         err = MPID_Isend(req->persist.buf, req->persist.count, type, req->persist.peer, req->persist.tag, req->comm,
                          0, op, &a);
@@ -121,16 +127,16 @@ static int start(MPI_Request handle, MPI_Count index)
     return err;
 }
 
-int MPIR_Start_impl(MPI_Request *request)
+int MPIR_Start_impl(MPI_Request *request, MPI_Comm *err_comm)
 {
-    return start(*request, -1);
+    return start(*request, -1, err_comm);
 }
 
 /* Starts the requests in order; on an error the ones before it stay started. */
-int MPIR_Startall_impl(MPI_Count count, MPI_Request *array_of_requests)
+int MPIR_Startall_impl(MPI_Count count, MPI_Request *array_of_requests, MPI_Comm *err_comm)
 {
     for (MPI_Count i = 0; i < count; i++) {
-        int err = start(array_of_requests[i], i);
+        int err = start(array_of_requests[i], i, err_comm);
         if (err)
             return err;
     }

@@ -96,6 +96,19 @@ static inline MPI_Datatype mtest_struct_type(int n, const MPI_Aint *disps, const
     return r;
 }
 
+/* A split of comm (a communicator with a process topology) has none: MPI_Topo_test says so. */
+static inline void mtest_check_split_has_no_topology(MPI_Comm comm)
+{
+    int rank, status = -1;
+    MPI_Comm split;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_split(comm, 0, rank, &split);
+    MPI_Topo_test(split, &status);
+    if (status != MPI_UNDEFINED)
+        MTEST_FAIL("MPI_Topo_test of a split gave %d, not MPI_UNDEFINED", status);
+    MPI_Comm_free(&split);
+}
+
 static inline void MTest_Init(int *argc, char ***argv)
 {
     MPI_Init(argc, argv);
