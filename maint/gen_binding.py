@@ -187,7 +187,7 @@ class Param:
         if v and v.group(1) in VECTORS:
             self.kind, self.comm = v.group(1), v.group(2)
             if v.group(3) == 'root':
-                self.significant = f'MPIR_Comm_lookup({self.comm})->rank == {v.group(4)}'
+                self.significant = f'MPIR_Comm_is_root(MPIR_Comm_lookup({self.comm}), {v.group(4)})'
             elif v.group(3) == 'inplace':
                 self.significant = f'{v.group(4)} != MPI_IN_PLACE'
         elif m:

@@ -75,6 +75,13 @@ MPIR_Group *MPIR_Group_lookup(MPI_Group group);
 void MPIR_Group_add_ref(MPIR_Group *group);
 void MPIR_Group_release(MPIR_Group *group);
 
+/* Whether this process is the root of a rooted collective on comm called with root (on an
+ * intercommunicator the root passes MPI_ROOT). */
+static inline bool MPIR_Comm_is_root(const MPIR_Comm *comm, int root)
+{
+    return comm->is_inter ? root == MPI_ROOT : comm->rank == root;
+}
+
 /* World rank of rank r of the group a communicator's point-to-point ranks address. */
 static inline int MPIR_Comm_lpid(const MPIR_Comm *comm, int r)
 {

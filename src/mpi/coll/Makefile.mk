@@ -1,4 +1,5 @@
-noinst_HEADERS += src/include/mpir_coll.h src/mpi/coll/coll_util.h src/mpi/coll/coll_sched.h
+noinst_HEADERS += src/include/mpir_coll.h src/mpi/coll/coll_util.h src/mpi/coll/coll_sched.h \
+    src/mpi/coll/coll_inter.h
 libmpi_la_SOURCES += \
     src/mpi/coll/coll_util.c \
     src/mpi/coll/coll_sched.c \
@@ -14,4 +15,5 @@ libmpi_la_SOURCES += \
     src/mpi/coll/reduce_scatter.c \
     src/mpi/coll/scan.c \
     src/mpi/coll/neighbor.c \
-    src/mpi/coll/persistent_coll.c
+    src/mpi/coll/persistent_coll.c \
+    src/mpi/coll/coll_inter.c

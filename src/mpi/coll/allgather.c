@@ -4,7 +4,7 @@
  * (rank - s - 1) from its left one. Every message goes from recvbuf to recvbuf with recvtype, so
  * derived receive types need no temporary copies.
  */
-#include "coll_sched.h"
+#include "coll_inter.h"
 #include "mpir_impl_proto.h"
 
 static void build(MPIR_Sched *s, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -42,10 +42,13 @@ static int check(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
 static int allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, const MPIR_Blocks *recv,
                      bool v, MPI_Comm comm, MPI_Request *request)
 {
-    MPIR_Comm *c;
-    int err = MPIR_Coll_comm(comm, &c);
+    MPIR_Comm *c = MPIR_Coll_inter(comm);
+    MPIR_Blocks send = { .buf = sendbuf, .count = sendcount, .type = sendtype };
+    int err = c ? MPI_SUCCESS : MPIR_Coll_comm(comm, &c);
     if (err == MPI_SUCCESS && v && !MPIR_Blocks_v(recv))
         err = MPIR_Err(MPI_ERR_ARG, "recvcounts is NULL");
+    if (err == MPI_SUCCESS && c->is_inter)
+        return MPIR_Inter_exchange(&send, true, recv, MPIR_TAG_ALLGATHER, c, request);
     if (err == MPI_SUCCESS)
         err = check(sendbuf, sendcount, sendtype, recv, c);
     if (err)

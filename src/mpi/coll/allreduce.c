@@ -10,7 +10,7 @@
  *      result.
  *   3. The odd ranks of step 1 send the result back to their even partners.
  */
-#include "coll_sched.h"
+#include "coll_inter.h"
 #include "mpir_impl_proto.h"
 
 static void build(MPIR_Sched *s, const void *input, void *recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
@@ -71,7 +71,10 @@ static void build(MPIR_Sched *s, const void *input, void *recvbuf, MPI_Count cou
 static int allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                      MPI_Comm comm, MPI_Request *request)
 {
-    MPIR_Comm *c;
+    MPIR_Comm *c = MPIR_Coll_inter(comm);
+    if (c)
+        return MPIR_Inter_reduce(sendbuf, recvbuf, count, (MPIR_Count_array) { 0 }, datatype, op, 0,
+                                 MPIR_INTER_ALLREDUCE, c, request);
     int err = MPIR_Coll_check_reduction(comm, &c, sendbuf, recvbuf, count, datatype, op);
     if (err || (count == 0 && !request))
         return err;

@@ -8,7 +8,7 @@
  * MPI_IN_PLACE: the data to send is in the receive buffer, described by the receive layout. Each
  * block to send is first copied aside (a block received early would overwrite one not yet sent).
  */
-#include "coll_sched.h"
+#include "coll_inter.h"
 #include "mpir_impl_proto.h"
 
 /* send == NULL: in place. */
@@ -43,9 +43,20 @@ static void build(MPIR_Sched *s, const MPIR_Blocks *send, const MPIR_Blocks *rec
     }
 }
 
+/* The communicator: an intracommunicator, or an intercommunicator (coll_inter.c). */
+static int coll_comm(MPI_Comm comm, MPIR_Comm **c)
+{
+    *c = MPIR_Coll_inter(comm);
+    return *c ? MPI_SUCCESS : MPIR_Coll_comm(comm, c);
+}
+
 /* Checks both layouts (send == NULL: in place) and runs the exchange. */
 static int alltoall(const MPIR_Blocks *send, const MPIR_Blocks *recv, MPIR_Comm *c, MPI_Request *request)
 {
+    if (c->is_inter) {
+        MPIR_Blocks in_place = { .buf = MPI_IN_PLACE, .type = MPI_BYTE };    /* refused there */
+        return MPIR_Inter_exchange(send ? send : &in_place, false, recv, MPIR_TAG_ALLTOALL, c, request);
+    }
     int err = MPI_SUCCESS;
     if (send)
         err = MPIR_Coll_check_blocks("sendbuf", send, c->size, MPIR_Blocks_v(send) ? "sendcounts" : "sendcount",
@@ -68,7 +79,7 @@ static int alltoall_u(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     MPIR_Comm *c;
     MPIR_Blocks send = { .buf = sendbuf, .count = sendcount, .type = sendtype };
     MPIR_Blocks recv = { .buf = recvbuf, .count = recvcount, .type = recvtype };
-    int err = MPIR_Coll_comm(comm, &c);
+    int err = coll_comm(comm, &c);
     return err ? err : alltoall(sendbuf == MPI_IN_PLACE ? NULL : &send, &recv, c, request);
 }
 
@@ -93,7 +104,7 @@ static int alltoall_v(const void *sendbuf, MPIR_Count_array sendcounts, MPIR_Ain
     MPIR_Blocks send = { .buf = sendbuf, .counts = sendcounts, .displs = sdispls, .type = sendtype };
     MPIR_Blocks recv = { .buf = recvbuf, .counts = recvcounts, .displs = rdispls, .type = recvtype };
     bool in_place = sendbuf == MPI_IN_PLACE;
-    int err = MPIR_Coll_comm(comm, &c);
+    int err = coll_comm(comm, &c);
     err = err ? err : null_array(in_place, &send, &recv, false);
     return err ? err : alltoall(in_place ? NULL : &send, &recv, c, request);
 }
@@ -108,7 +119,7 @@ static int alltoall_w(const void *sendbuf, MPIR_Count_array sendcounts, MPIR_Ain
     MPIR_Blocks recv = { .buf = recvbuf, .counts = recvcounts, .displs = rdispls, .byte_displs = true,
                          .types = recvtypes };
     bool in_place = sendbuf == MPI_IN_PLACE;
-    int err = MPIR_Coll_comm(comm, &c);
+    int err = coll_comm(comm, &c);
     err = err ? err : null_array(in_place, &send, &recv, true);
     return err ? err : alltoall(in_place ? NULL : &send, &recv, c, request);
 }

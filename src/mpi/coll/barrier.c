@@ -3,12 +3,14 @@
  * rank + 2^k and waits for rank - 2^k (mod size); after ceil(log2 size) rounds each rank has heard,
  * directly or through others, from every rank, so none leaves before all have arrived.
  */
-#include "coll_sched.h"
+#include "coll_inter.h"
 #include "mpir_impl_proto.h"
 
 static int barrier(MPI_Comm comm, MPI_Request *request)
 {
-    MPIR_Comm *c;
+    MPIR_Comm *c = MPIR_Coll_inter(comm);
+    if (c)
+        return MPIR_Inter_barrier(c, request);
     int err = MPIR_Coll_comm(comm, &c);
     if (err)
         return err;

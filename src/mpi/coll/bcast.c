@@ -5,7 +5,7 @@
  * typed buffer. (A receive that fails, truncated because the counts differ, still passes on what
  * it got, so that the ranks below report their own errors instead of waiting forever.)
  */
-#include "coll_sched.h"
+#include "coll_inter.h"
 #include "mpir_impl_proto.h"
 
 static void build(MPIR_Sched *s, void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPIR_Comm *c)
@@ -25,7 +25,9 @@ static void build(MPIR_Sched *s, void *buffer, MPI_Count count, MPI_Datatype dat
 static int bcast(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    MPIR_Comm *c;
+    MPIR_Comm *c = MPIR_Coll_inter(comm);
+    if (c)
+        return MPIR_Inter_bcast(buffer, count, datatype, root, c, request);
     int err = MPIR_Coll_comm(comm, &c);
     if (err == MPI_SUCCESS)
         err = MPIR_Coll_check_root(root, c);

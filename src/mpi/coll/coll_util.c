@@ -30,6 +30,12 @@ int MPIR_Coll_comm(MPI_Comm comm, MPIR_Comm **c)
     return MPI_SUCCESS;
 }
 
+MPIR_Comm *MPIR_Coll_inter(MPI_Comm comm)
+{
+    MPIR_Comm *c = MPIR_Comm_lookup(comm);
+    return c && c->is_inter ? c : NULL;
+}
+
 int MPIR_Coll_check_root(int root, const MPIR_Comm *c)
 {
     if (root < 0 || root >= c->size)

@@ -29,6 +29,9 @@ int MPIR_Coll_irecv(void *buf, MPI_Count count, MPI_Datatype type, int source, i
 
 /* The communicator of a collective: an intracommunicator. */
 int MPIR_Coll_comm(MPI_Comm comm, MPIR_Comm **c);
+/* The communicator behind comm if it is an intercommunicator (the collectives that support them
+ * then go to coll_inter.h), else NULL. */
+MPIR_Comm *MPIR_Coll_inter(MPI_Comm comm);
 int MPIR_Coll_check_root(int root, const MPIR_Comm *c);
 /* One buffer argument: count >= 0, type valid and committed, no NULL buffer for data that must be
  * there. Names are the argument names for the message; index >= 0 names an array element. */

@@ -3,7 +3,7 @@
  * recvbuf and copies its own block locally; every other rank sends. (Linear: the root's receives
  * all proceed at once, and no rank stores data that is not its own.)
  */
-#include "coll_sched.h"
+#include "coll_inter.h"
 #include "mpir_impl_proto.h"
 
 static void build(MPIR_Sched *s, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -27,7 +27,9 @@ static void build(MPIR_Sched *s, const void *sendbuf, MPI_Count sendcount, MPI_D
 static int gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, const MPIR_Blocks *recv, bool v,
                   int root, MPI_Comm comm, MPI_Request *request)
 {
-    MPIR_Comm *c;
+    MPIR_Comm *c = MPIR_Coll_inter(comm);
+    if (c)
+        return MPIR_Inter_rooted(true, sendbuf, sendcount, sendtype, recv, v, root, c, request);
     int err = MPIR_Coll_comm(comm, &c);
     if (err == MPI_SUCCESS)
         err = MPIR_Coll_check_rooted(true, sendbuf, sendcount, sendtype, recv, v, root, c);

@@ -16,8 +16,8 @@
 int MPIR_Coll_persistent_init(MPI_Comm comm, const void *args, size_t size,
                               int (*start)(const void *args, MPI_Request *request), MPI_Request *request)
 {
-    MPIR_Comm *c;
-    int err = MPIR_Coll_comm(comm, &c);
+    MPIR_Comm *c = MPIR_Coll_inter(comm);
+    int err = c ? MPI_SUCCESS : MPIR_Coll_comm(comm, &c);
     if (err)
         return err;
     MPIR_Request *req = MPIR_Request_create(MPIR_REQUEST_GENERALIZED);

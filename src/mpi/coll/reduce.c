@@ -8,7 +8,7 @@
  * rank order (v0 op v1 op ... op vn-1), which the renumbering would break: its tree is rooted at
  * rank 0, whose result then goes to root.
  */
-#include "coll_sched.h"
+#include "coll_inter.h"
 #include "mpir_impl_proto.h"
 
 void MPIR_Sched_add_reduce(MPIR_Sched *s, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
@@ -49,7 +49,10 @@ void MPIR_Sched_add_reduce(MPIR_Sched *s, const void *sendbuf, void *recvbuf, MP
 static int reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
                   MPI_Comm comm, MPI_Request *request)
 {
-    MPIR_Comm *c;
+    MPIR_Comm *c = MPIR_Coll_inter(comm);
+    if (c)
+        return MPIR_Inter_reduce(sendbuf, recvbuf, count, (MPIR_Count_array) { 0 }, datatype, op, root,
+                                 MPIR_INTER_REDUCE, c, request);
     int err = MPIR_Coll_comm(comm, &c);
     if (err == MPI_SUCCESS)
         err = MPIR_Coll_check_root(root, c);

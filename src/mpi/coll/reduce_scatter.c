@@ -3,7 +3,7 @@
  * (binomial, in rank order: see reduce.c), then a scatter of its blocks. With MPI_IN_PLACE the
  * input is the whole vector in recvbuf, and the result replaces its first block.
  */
-#include "coll_sched.h"
+#include "coll_inter.h"
 #include "mpir_impl_proto.h"
 
 static void build(MPIR_Sched *s, const void *sendbuf, void *recvbuf, const MPIR_Blocks *blocks, MPI_Count total,
@@ -37,7 +37,11 @@ static int check(const void *sendbuf, void *recvbuf, MPI_Count total, MPI_Count 
 static int reduce_scatter(const void *sendbuf, void *recvbuf, const MPIR_Blocks *blocks, MPI_Op op, MPI_Comm comm,
                           MPI_Request *request)
 {
-    MPIR_Comm *c;
+    MPIR_Comm *c = MPIR_Coll_inter(comm);
+    if (c)
+        return MPIR_Inter_reduce(sendbuf, recvbuf, blocks->count, blocks->counts, blocks->type, op, 0,
+                                 MPIR_Blocks_v(blocks) ? MPIR_INTER_REDUCE_SCATTER : MPIR_INTER_REDUCE_SCATTER_BLOCK,
+                                 c, request);
     int err = MPIR_Coll_comm(comm, &c);
     if (err)
         return err;

@@ -2,7 +2,7 @@
  * MPI_Scatter, MPI_Scatterv and their nonblocking forms: the root sends every rank its block straight from sendbuf and
  * copies its own block locally; every other rank receives (linear, the mirror of gather.c).
  */
-#include "coll_sched.h"
+#include "coll_inter.h"
 #include "mpir_impl_proto.h"
 
 void MPIR_Sched_add_scatter(MPIR_Sched *s, const MPIR_Blocks *send, void *recvbuf, MPI_Count recvcount,
@@ -26,7 +26,9 @@ void MPIR_Sched_add_scatter(MPIR_Sched *s, const MPIR_Blocks *send, void *recvbu
 static int scatter(const MPIR_Blocks *send, bool v, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request *request)
 {
-    MPIR_Comm *c;
+    MPIR_Comm *c = MPIR_Coll_inter(comm);
+    if (c)
+        return MPIR_Inter_rooted(false, recvbuf, recvcount, recvtype, send, v, root, c, request);
     int err = MPIR_Coll_comm(comm, &c);
     if (err == MPI_SUCCESS)
         err = MPIR_Coll_check_rooted(false, recvbuf, recvcount, recvtype, send, v, root, c);

@@ -8,8 +8,8 @@
  * Every scenario calls all its collectives whatever the earlier ones returned (as an MPI program
  * that goes on after an error must) and returns the first error. Blocking and nonblocking forms,
  * MPI_IN_PLACE, derived types, a user operation, the creation of communicators (dup, split,
- * create, idup; and of intercommunicators: create, dup, split, create, merge), and topologies with
- * the neighbourhood collectives.
+ * create, idup; and of intercommunicators: create, dup, split, create, merge), collectives on an
+ * intercommunicator, and topologies with the neighbourhood collectives.
  */
 #include "nomem.h"
 
@@ -203,9 +203,29 @@ static int s_topo(output *o)
     return rc;
 }
 
+/* Collectives on the intercommunicator: rooted at the first process of the low group, to all, and
+ * a reduction, blocking and nonblocking. */
+static int s_inter_coll(output *o)
+{
+    int rc = MPI_SUCCESS, inter_rank;
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Comm_rank(inter, &inter_rank);
+    int root = color ? 0 : inter_rank == 0 ? MPI_ROOT : MPI_PROC_NULL;
+    fill();
+    memcpy(out, in, N * sizeof(int));
+    ALL(MPI_Bcast(out, N, MPI_INT, root, inter));
+    ALL(MPI_Allreduce(in, out + N, N, MPI_INT, MPI_SUM, inter));
+    ALL(MPI_Ialltoall(in, 1, MPI_INT, out + 2 * N, 1, MPI_INT, inter, &r));
+    ALL(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    ALL(MPI_Gather(in, 2, vec, out + 4 * N, 2, vec, root, inter));
+    ALL(MPI_Barrier(inter));
+    put(o, out, sizeof out);
+    return rc;
+}
+
 static const scenario scenarios[] = {
     { "rooted", s_rooted }, { "all", s_all }, { "nonblocking", s_nonblocking }, { "comms", s_comms },
-    { "inter", s_inter }, { "topo", s_topo },
+    { "inter", s_inter }, { "inter_coll", s_inter_coll }, { "topo", s_topo },
 };
 
 int main(int argc, char **argv)
