@@ -41,6 +41,8 @@ typedef struct MPIR_Request {
     struct MPIR_Request *partner;   /* MPI_Isendrecv: the request is the receive, partner the send
                                        (referenced); it completes when both have */
     void *owned;                    /* freed with the request (a send's packed copy of its data) */
+    struct MPIR_Grequest *greq;     /* a user's generalized request (MPI_Grequest_start): its
+                                       callbacks (src/mpi/pt2pt/grequest.c), else NULL */
     struct {
         int op;                     /* MPIR_PERSIST_* */
         void *buf;
@@ -78,12 +80,20 @@ typedef struct MPIR_Request {
  * receive, or a collective (src/mpi/coll/persistent_coll.c). */
 enum { MPIR_PERSIST_BSEND = 16, MPIR_PERSIST_RECV, MPIR_PERSIST_COLL };
 
+/* The callbacks of a user's generalized request (grequest.c); each returns MPI_SUCCESS for a
+ * request that is not one. query fills req->status; free runs once, at the request's end. */
+int MPIR_Grequest_query(MPIR_Request *req);
+int MPIR_Grequest_free(MPIR_Request *req);
+int MPIR_Grequest_cancel(MPIR_Request *req);
+
 /* A new request (ref_count 1, incomplete), or NULL if out of memory. */
 MPIR_Request *MPIR_Request_create(MPIR_Request_kind kind);
 /* Drops a reference; the last one releases the comm and datatype references and the record. */
 void MPIR_Request_release(MPIR_Request *req);
 /* The request behind a user handle, or NULL. */
 MPIR_Request *MPIR_Request_lookup(MPI_Request handle);
+/* The same, also for a request the user has freed that is still pending. */
+MPIR_Request *MPIR_Request_lookup_freed_too(MPI_Request handle);
 
 static inline bool MPIR_Request_is_complete(const MPIR_Request *req)
 {

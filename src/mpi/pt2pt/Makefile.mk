@@ -11,4 +11,5 @@ libmpi_la_SOURCES += \
     src/mpi/pt2pt/request_ops.c \
     src/mpi/pt2pt/status.c \
     src/mpi/pt2pt/mprobe.c \
-    src/mpi/pt2pt/persistent.c
+    src/mpi/pt2pt/persistent.c \
+    src/mpi/pt2pt/grequest.c

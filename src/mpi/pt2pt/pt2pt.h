@@ -88,8 +88,9 @@ static inline void MPIR_Pt2pt_poll(bool block)
 void MPIR_Request_wait(MPIR_Request *req);
 /* Reports a completed request: copies its status (the error field only if with_error), notes the
  * communicator an error belongs to in *err_comm (unless err_comm is NULL or already set), and
- * returns the operation's error (MPI_SUCCESS or the code in its status). */
-int MPIR_Request_peek(const MPIR_Request *req, MPI_Status *status, bool with_error, MPI_Comm *err_comm);
+ * returns the operation's error (MPI_SUCCESS or the code in its status; a generalized request:
+ * its query_fn's, which fills the status first). */
+int MPIR_Request_peek(MPIR_Request *req, MPI_Status *status, bool with_error, MPI_Comm *err_comm);
 /* Reports a completed request as MPIR_Request_peek does, then releases the user's reference (a
  * persistent request: its running instance, which makes it inactive). */
 int MPIR_Request_finish(MPIR_Request *req, MPI_Status *status, bool with_error, MPI_Comm *err_comm);

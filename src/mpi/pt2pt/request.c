@@ -35,6 +35,10 @@ void MPIR_Request_release(MPIR_Request *req)
         MPIR_Request_release(req->partner);
     if (req->owned)
         free(req->owned);
+    if (req->greq) {
+        MPIR_Grequest_free(req);    /* unless a completion call did, to return its error */
+        free(req->greq);
+    }
     MPIR_Pool_free(&request_pool, req);
 }
 
@@ -43,6 +47,11 @@ MPIR_Request *MPIR_Request_lookup(MPI_Request handle)
 {
     MPIR_Request *req = MPIR_Pool_lookup(&request_pool, handle);
     return req && !atomic_load_explicit(&req->freed_by_user, memory_order_relaxed) ? req : NULL;
+}
+
+MPIR_Request *MPIR_Request_lookup_freed_too(MPI_Request handle)
+{
+    return MPIR_Pool_lookup(&request_pool, handle);
 }
 
 /* ---- finalize ---- */

@@ -47,6 +47,8 @@ int MPIR_Cancel_impl(MPI_Request *request)
                             "it first)", (unsigned) *request);
         req = req->persist.active;
     }
+    if (err == MPI_SUCCESS && req->greq)
+        return MPIR_Grequest_cancel(req);
     if (err == MPI_SUCCESS && req->kind == MPIR_REQUEST_RECV && !MPIR_Request_is_complete(req))
         err = MPID_Cancel_recv(req);
     return err;

@@ -13,7 +13,7 @@ void MPIR_Request_wait(MPIR_Request *req)
         MPIR_Pt2pt_poll(step > 0);
 }
 
-int MPIR_Request_peek(const MPIR_Request *req, MPI_Status *status, bool with_error, MPI_Comm *err_comm)
+int MPIR_Request_peek(MPIR_Request *req, MPI_Status *status, bool with_error, MPI_Comm *err_comm)
 {
     if (req->persistent) {
         if (req->persist.active == NULL) {
@@ -22,7 +22,8 @@ int MPIR_Request_peek(const MPIR_Request *req, MPI_Status *status, bool with_err
         }
         req = req->persist.active;
     }
-    int err = MPIR_Request_error(req);
+    int query_err = MPIR_Grequest_query(req);     /* a generalized request: its status */
+    int err = query_err ? query_err : MPIR_Request_error(req);
     MPIR_Pt2pt_status_copy(status, &req->status, with_error);
     if (with_error && !MPIR_Status_is_ignore(status))
         status->MPI_ERROR = err;    /* a pair's send may have failed */
@@ -35,6 +36,8 @@ int MPIR_Request_finish(MPIR_Request *req, MPI_Status *status, bool with_error, 
 {
     int err = MPIR_Request_peek(req, status, with_error, err_comm);
     if (!req->persistent) {
+        int free_err = MPIR_Grequest_free(req);
+        err = err ? err : free_err;
         MPIR_Request_release(req);
     } else if (req->persist.active) {
         MPIR_Request_release(req->persist.active);  /* the instance; the request becomes inactive */
