@@ -73,12 +73,16 @@ void MPID_Progress_test(void);
  * without burning the cores. Returns within a few ms, or sooner when a message comes. */
 void MPID_Progress_wait(void);
 
-/* Set by the MPI layer when it has operations of its own to advance (nonblocking collectives):
- * called, outside the device's lock, at the end of every MPID_Progress_test/MPID_Progress_wait pass;
- * returns whether it did anything (then MPID_Progress_wait does not sleep). */
-extern bool (*_Atomic MPID_Progress_hook)(void);
-/* The same for the communicator layer (MPI_Comm_idup, src/mpi/comm/comm_idup.c), called after it. */
-extern bool (*_Atomic MPID_Progress_comm_hook)(void);
+/* Set by the MPI layer's modules when they have operations of their own to advance: called in
+ * this order, outside the device's lock, at the end of every MPID_Progress_test/MPID_Progress_wait
+ * pass; each returns whether it did anything (then MPID_Progress_wait does not sleep). */
+enum {
+    MPID_HOOK_COLL,     /* nonblocking collectives (src/mpi/coll/coll_sched.c) */
+    MPID_HOOK_COMM,     /* MPI_Comm_idup (src/mpi/comm/comm_idup.c) */
+    MPID_HOOK_BSEND,    /* MPI_Buffer_iflush (src/mpi/pt2pt/bsend.c) */
+    MPID_NHOOKS
+};
+extern bool (*_Atomic MPID_Progress_hooks[MPID_NHOOKS])(void);
 
 /* Ends every process of the job with errorcode (through mpiexec). */
 void MPID_Abort(int errorcode, const char *message) __attribute__((noreturn));

@@ -18,6 +18,7 @@
 
 struct MPIR_Attribute;
 struct MPIR_Topology;
+struct MPIR_Bsend_buffer;
 
 typedef struct MPIR_Group {
     MPIR_Object obj;
@@ -54,6 +55,8 @@ typedef struct MPIR_Comm {
                                            info object, or 0 if none were ever set */
     unsigned coll_seq;                  /* collectives started so far: each gets its own tag from
                                            this sequence (src/mpi/coll/coll_sched.c) */
+    struct MPIR_Bsend_buffer *bsend;    /* the buffer MPI_Comm_attach_buffer attached for its
+                                           buffered sends (src/mpi/pt2pt/bsend.c), or NULL */
     struct MPIR_Topology *topo;         /* a process topology (src/mpi/topo), or NULL; shared by
                                            duplicates, since it never changes */
 } MPIR_Comm;
@@ -65,6 +68,9 @@ void MPIR_Comm_release(MPIR_Comm *comm);
 int MPIR_Comm_init_builtins(void);
 /* Releases every communicator state at MPI_Finalize. */
 void MPIR_Comm_finalize(void);
+
+/* Drops the buffer a communicator has attached, as it ends (src/mpi/pt2pt/bsend.c). */
+void MPIR_Bsend_comm_free(MPIR_Comm *comm);
 
 /* A topology record for one more communicator (MPI_Comm_dup), and its release (src/mpi/topo). */
 struct MPIR_Topology *MPIR_Topo_share(struct MPIR_Topology *topo);

@@ -2,9 +2,10 @@
  * Collective schedules (see coll_sched.h): building, running, and the background progress of the
  * nonblocking collectives.
  *
- * Started schedules sit in a list that MPID_Progress_hook walks on every progress pass of the
- * device (any MPI_Wait/Test, blocking call or probe), under a lock that only one thread holds at a
- * time; a thread that finds it taken moves on (the holder is advancing every schedule anyway).
+ * Started schedules sit in a list that the progress hook MPID_HOOK_COLL walks on every progress
+ * pass of the device (any MPI_Wait/Test, blocking call or probe), under a lock that only one
+ * thread holds at a time; a thread that finds it taken moves on (the holder is advancing every
+ * schedule anyway).
  */
 #include <limits.h>
 #include <pthread.h>
@@ -457,7 +458,7 @@ int MPIR_Sched_start(MPIR_Sched *s, MPI_Request *request)
         complete(s);
         return err;
     }
-    atomic_store(&MPID_Progress_hook, progress_hook);
+    atomic_store(&MPID_Progress_hooks[MPID_HOOK_COLL], progress_hook);
     pthread_mutex_lock(&active_lock);
     s->next_active = active;
     active = s;

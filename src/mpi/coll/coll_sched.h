@@ -1,7 +1,7 @@
 /*
  * Collective schedules: a collective algorithm written down as a list of steps, then run either to
  * completion at once (the blocking collectives) or in the background (the nonblocking ones,
- * advanced by the progress engine through MPID_Progress_hook).
+ * advanced by the progress engine through its progress hook, MPID_HOOK_COLL).
  *
  * Steps are sends, receives, local typed copies and local reductions, grouped in phases by
  * barriers. A phase starts all its steps in order (local steps run right away, so a step after a

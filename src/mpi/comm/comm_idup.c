@@ -4,7 +4,7 @@
  *
  * At the call the attributes are copied (the copy callbacks run in the caller, as for MPI_Comm_dup)
  * and so are the hints. The context id agreement (comm_context.c, "in steps") then runs from the
- * device's progress engine (MPID_Progress_comm_hook): each round is a binomial reduction of the
+ * device's progress engine (hook MPID_HOOK_COMM): each round is a binomial reduction of the
  * offered masks to rank 0 followed by a broadcast back, one message at a time, on the
  * communicator's collective context with the idup's own tag (MPIR_TAG_IDUP). On an
  * intercommunicator each group agrees on its two contexts over its local_comm, then the leaders
@@ -338,7 +338,7 @@ static int idup_start(MPI_Comm comm, MPI_Info hints, MPI_Comm *newcomm, MPI_Requ
     if (done) {
         finish(d);
     } else {
-        atomic_store(&MPID_Progress_comm_hook, progress);
+        atomic_store(&MPID_Progress_hooks[MPID_HOOK_COMM], progress);
         pthread_mutex_lock(&active_lock);
         d->next = active;
         active = d;

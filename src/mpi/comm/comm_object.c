@@ -139,6 +139,7 @@ static void destroy(MPIR_Comm *c)
     release_errhandler(c);
     MPIR_Comm_info_free(c);
     MPIR_Topo_release(c->topo);
+    MPIR_Bsend_comm_free(c);
     if (c->recv_context_id >= 0)
         MPIR_Context_free(c->recv_context_id);
     MPIR_Pool_free(&comm_pool, c);
@@ -238,6 +239,7 @@ void MPIR_Comm_finalize(void)
             atomic_store(&builtins[i]->errhandler, MPI_ERRORS_RETURN);
         }
         MPIR_Comm_info_free(builtins[i]);
+        MPIR_Bsend_comm_free(builtins[i]);
         MPIR_Group_release(builtins[i]->local_group);
         builtins[i]->local_group = NULL;
         free(builtins[i]->rank_of_lpid);

@@ -218,17 +218,18 @@ void MPID_Request_free(MPIR_Request *req)
         MPIR_Request_release(req);
 }
 
-bool (*_Atomic MPID_Progress_hook)(void);
-bool (*_Atomic MPID_Progress_comm_hook)(void);
+bool (*_Atomic MPID_Progress_hooks[MPID_NHOOKS])(void);
 
-/* The MPI layer's own progress (nonblocking collectives, then nonblocking communicator
- * creations), when it has any. */
+/* The MPI layer's own progress (nonblocking collectives, communicator creations, buffer
+ * flushes), when it has any. */
 static bool progress_hook(void)
 {
-    bool (*hook)(void) = atomic_load_explicit(&MPID_Progress_hook, memory_order_acquire);
-    bool (*comm_hook)(void) = atomic_load_explicit(&MPID_Progress_comm_hook, memory_order_acquire);
-    bool did = hook && hook();
-    return (comm_hook && comm_hook()) || did;
+    bool did = false;
+    for (int i = 0; i < MPID_NHOOKS; i++) {
+        bool (*hook)(void) = atomic_load_explicit(&MPID_Progress_hooks[i], memory_order_acquire);
+        did = (hook && hook()) || did;
+    }
+    return did;
 }
 
 void MPID_Progress_test(void)
