@@ -3,7 +3,8 @@
  *
  * Ranks are laid out row-major (the last dimension varies fastest), so a rank's coordinates are
  * its digits in the mixed radix of dims. The record keeps dims and periods; coordinates are
- * computed when asked, in O(ndims).
+ * computed when asked, in O(ndims) and without temporaries (a legal grid may have millions of
+ * dimensions of size 1).
  */
 #include "topo.h"
 
@@ -23,11 +24,13 @@ int MPIR_Cart_check(int ndims, const int *dims, int size, int *nnodes)
     return MPI_SUCCESS;
 }
 
-/* rank's coordinates in the grid. */
-static void coords_of(int ndims, const int *dims, int rank, int *coords)
+/* rank's coordinates in the grid, the first max of them into coords (no temporary: ndims may be
+ * large). */
+static void coords_of(int ndims, const int *dims, int rank, int *coords, int max)
 {
     for (int i = ndims - 1; i >= 0; i--) {
-        coords[i] = rank % dims[i];
+        if (i < max)
+            coords[i] = rank % dims[i];
         rank /= dims[i];
     }
 }
@@ -48,13 +51,26 @@ static int rank_at(const MPIR_Topology *t, const int *coords)
     return rank;
 }
 
-/* The neighbour of rank at disp along direction. */
-static int shifted(const MPIR_Topology *t, int rank, int direction, int disp)
+/* The neighbour of rank at disp (|disp| <= the dimension's size) along the dimension of the given
+ * size, stride (ranks between neighbours along it) and periodicity. */
+static int shifted(int rank, int size, int stride, bool periodic, int disp)
 {
-    int c[t->ndims > 0 ? t->ndims : 1];
-    coords_of(t->ndims, t->dims, rank, c);
-    c[direction] += disp;
-    return rank_at(t, c);
+    int c = rank / stride % size, to = c + disp;
+    if (to < 0 || to >= size) {
+        if (!periodic)
+            return MPI_PROC_NULL;
+        to = (to % size + size) % size;
+    }
+    return rank + (to - c) * stride;
+}
+
+/* The stride of dimension i: the product of the sizes after it. */
+static int stride_of(const MPIR_Topology *t, int i)
+{
+    int stride = 1;
+    for (int j = i + 1; j < t->ndims; j++)
+        stride *= t->dims[j];
+    return stride;
 }
 
 int MPIR_Cart_record(int ndims, const int *dims, const int *periods, int rank, MPIR_Topology **out)
@@ -69,13 +85,11 @@ int MPIR_Cart_record(int ndims, const int *dims, const int *periods, int rank, M
     t->periods = MPIR_Topo_take(t, &used, ndims);
     t->in = t->out = MPIR_Topo_take(t, &used, 2 * (size_t) ndims);
     t->indegree = t->outdegree = 2 * ndims;
-    for (int i = 0; i < ndims; i++) {
+    for (int i = ndims - 1, stride = 1; i >= 0; stride *= dims[i--]) {
         t->dims[i] = dims[i];
         t->periods[i] = periods[i] != 0;
-    }
-    for (int i = 0; i < ndims; i++) {
-        t->in[2 * i] = shifted(t, rank, i, -1);
-        t->in[2 * i + 1] = shifted(t, rank, i, 1);
+        t->in[2 * i] = shifted(rank, dims[i], stride, t->periods[i], -1);
+        t->in[2 * i + 1] = shifted(rank, dims[i], stride, t->periods[i], 1);
     }
     *out = t;
     return MPI_SUCCESS;
@@ -107,21 +121,32 @@ int MPIR_Cart_sub_impl(MPI_Comm comm, const int *remain_dims, MPI_Comm *newcomm)
     int n = t->ndims, rank = MPIR_Comm_lookup(comm)->rank;
     if (n > 0 && remain_dims == NULL)
         err = MPIR_Err(MPI_ERR_ARG, "remain_dims is NULL");
-    int coords[n > 0 ? n : 1], dims[n > 0 ? n : 1], periods[n > 0 ? n : 1], kept = 0, color = 0, key = 0;
-    coords_of(n, t->dims, rank, coords);
-    for (int i = 0; err == MPI_SUCCESS && i < n; i++) {
+    int *kept_dims = err ? NULL : malloc(2 * ((size_t) n + 1) * sizeof(int)), kept = 0;
+    if (err == MPI_SUCCESS && kept_dims == NULL)
+        err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory for a subgrid of %d dimensions", n);
+    /* the members of a subgrid are the processes with this one's coordinates in the dropped
+     * dimensions (the color), ordered row-major by the kept ones (the rank in it), which is their
+     * order in comm */
+    int color = 0, key = 0;
+    for (int i = n - 1, r = rank, color_mul = 1, key_mul = 1; err == MPI_SUCCESS && i >= 0; r /= t->dims[i--]) {
+        int c = r % t->dims[i];
         if (remain_dims[i]) {
-            dims[kept] = t->dims[i];
-            periods[kept++] = t->periods[i];
-            key = key * t->dims[i] + coords[i];
+            key += c * key_mul;
+            key_mul *= t->dims[i];
         } else {
-            color = color * t->dims[i] + coords[i];
+            color += c * color_mul;
+            color_mul *= t->dims[i];
         }
     }
-    /* the members of a subgrid are the processes with this one's coordinates in the dropped
-     * dimensions, ordered row-major by the kept ones, which is their order in comm */
+    int *kept_periods = kept_dims ? kept_dims + n + 1 : NULL;
+    for (int i = 0; err == MPI_SUCCESS && i < n; i++)
+        if (remain_dims[i]) {
+            kept_dims[kept] = t->dims[i];
+            kept_periods[kept++] = t->periods[i];
+        }
     if (err == MPI_SUCCESS)
-        err = MPIR_Cart_record(kept, dims, periods, key, &sub);
+        err = MPIR_Cart_record(kept, kept_dims, kept_periods, key, &sub);
+    free(kept_dims);
     return MPIR_Topo_split(MPIR_Comm_lookup(comm), err, color, sub, newcomm);
 }
 
@@ -158,12 +183,10 @@ int MPIR_Cart_get_impl(MPI_Comm comm, int maxdims, int dims[], int periods[], in
     err = err ? err : check_max("maxdims", maxdims);
     if (err)
         return err;
-    int n = t->ndims, c[n > 0 ? n : 1];
-    coords_of(n, t->dims, MPIR_Comm_lookup(comm)->rank, c);
-    for (int i = 0; i < n && i < maxdims; i++) {
+    coords_of(t->ndims, t->dims, MPIR_Comm_lookup(comm)->rank, coords, maxdims);
+    for (int i = 0; i < t->ndims && i < maxdims; i++) {
         dims[i] = t->dims[i];
         periods[i] = t->periods[i];
-        coords[i] = c[i];
     }
     return MPI_SUCCESS;
 }
@@ -178,10 +201,7 @@ int MPIR_Cart_coords_impl(MPI_Comm comm, int rank, int maxdims, int coords[])
     int size = MPIR_Comm_lookup(comm)->size;
     if (rank < 0 || rank >= size)
         return MPIR_Err(MPI_ERR_RANK, "invalid rank %d (the communicator has %d processes)", rank, size);
-    int n = t->ndims, c[n > 0 ? n : 1];
-    coords_of(n, t->dims, rank, c);
-    for (int i = 0; i < n && i < maxdims; i++)
-        coords[i] = c[i];
+    coords_of(t->ndims, t->dims, rank, coords, maxdims);
     return MPI_SUCCESS;
 }
 
@@ -209,9 +229,9 @@ int MPIR_Cart_shift_impl(MPI_Comm comm, int direction, int disp, int *rank_sourc
         return err;
     if (direction < 0 || direction >= t->ndims)
         return MPIR_Err(MPI_ERR_ARG, "invalid direction %d (the grid has %d dimensions)", direction, t->ndims);
-    int rank = MPIR_Comm_lookup(comm)->rank, d = t->dims[direction];
+    int rank = MPIR_Comm_lookup(comm)->rank, d = t->dims[direction], stride = stride_of(t, direction);
     int step = t->periods[direction] ? disp % d : disp < -d ? -d : disp > d ? d : disp;    /* no overflow */
-    *rank_source = shifted(t, rank, direction, -step);
-    *rank_dest = shifted(t, rank, direction, step);
+    *rank_source = shifted(rank, d, stride, t->periods[direction], -step);
+    *rank_dest = shifted(rank, d, stride, t->periods[direction], step);
     return MPI_SUCCESS;
 }

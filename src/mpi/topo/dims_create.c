@@ -80,11 +80,14 @@ int MPIR_Dims_create_impl(int nnodes, int ndims, int dims[])
             return MPIR_Err(MPI_ERR_DIMS, "the given dims hold %lld processes, not nnodes %d", fixed, nnodes);
         return MPI_SUCCESS;
     }
-    int divs[1536], factors[nfree];
+    /* an int has at most 30 prime factors: beyond 31 free dimensions the rest are 1 */
+    int divs[1536], factors[32], k = nfree < 32 ? nfree : 32;
     int ndivs = divisors_of(m, divs);
-    balanced(m, nfree, m, divs, ndivs, factors);   /* always found: m, 1, 1, ... is one */
+    balanced(m, k, m, divs, ndivs, factors);    /* always found: m, 1, 1, ... is one */
     for (int i = 0, f = 0; i < ndims; i++)
-        if (dims[i] == 0)
-            dims[i] = factors[f++];
+        if (dims[i] == 0) {
+            dims[i] = f < k ? factors[f] : 1;
+            f++;
+        }
     return MPI_SUCCESS;
 }

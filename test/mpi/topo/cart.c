@@ -299,5 +299,36 @@ int main(int argc, char **argv)
         test_grid(0, NULL, NULL, reorder);
     }
 
+    /* a million dimensions of size 1, alternately periodic: a legal grid of one process, which
+     * every call handles in time linear in ndims, without a temporary of that size on the stack */
+    int big = 1000000, *d = malloc(3 * (size_t) big * sizeof(int)), *p = d + big, *co = d + 2 * big;
+    for (int i = 0; i < big; i++) {
+        d[i] = 1;
+        p[i] = i % 2;
+    }
+    MPI_Comm g, sub;
+    CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, big, d, p, 0, &g));
+    CHECK((g != MPI_COMM_NULL) == (wrank == 0), "1M dimensions: a communicator at rank %d only", wrank);
+    if (g != MPI_COMM_NULL) {
+        int nd = -1, src = -7, dst = -7;
+        CHECK_MPI(MPI_Cartdim_get(g, &nd));
+        CHECK_EQ(nd, big);
+        CHECK_MPI(MPI_Cart_shift(g, big - 1, 1, &src, &dst));      /* periodic: itself */
+        CHECK(src == 0 && dst == 0, "periodic shift gave %d, %d", src, dst);
+        CHECK_MPI(MPI_Cart_shift(g, big - 2, 1, &src, &dst));      /* not periodic: none */
+        CHECK(src == MPI_PROC_NULL && dst == MPI_PROC_NULL, "shift gave %d, %d", src, dst);
+        co[big - 1] = 5;
+        CHECK_MPI(MPI_Cart_coords(g, 0, big, co));
+        CHECK_EQ(co[big - 1], 0);
+        for (int i = 0; i < big; i++)
+            p[i] = 1;   /* now remain_dims: keep them all */
+        CHECK_MPI(MPI_Cart_sub(g, p, &sub));
+        CHECK_MPI(MPI_Cartdim_get(sub, &nd));
+        CHECK_EQ(nd, big);
+        MPI_Comm_free(&sub);
+        MPI_Comm_free(&g);
+    }
+    free(d);
+
     return MTest_Finalize();
 }

@@ -164,5 +164,16 @@ int main(int argc, char **argv)
     int nd2[3] = {0, 5, 0};
     CHECK_ERR(MPI_Dims_create(12, 3, nd2), MPI_ERR_DIMS);
 
+    /* a million free dimensions: 2^30 takes 30 of them, the rest are 1 (quickly, and without a
+     * temporary the size of the array) */
+    int big = 1000000, *many = calloc((size_t) big, sizeof(int));
+    CHECK_MPI(MPI_Dims_create(1 << 30, big, many));
+    for (int i = 0; i < big; i++)
+        if (many[i] != (i < 30 ? 2 : 1)) {
+            MTEST_FAIL("1M dims: dims[%d] = %d", i, many[i]);
+            break;
+        }
+    free(many);
+
     return MTest_Finalize();
 }
