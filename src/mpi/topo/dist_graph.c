@@ -99,7 +99,7 @@ static int check_edges(int n, const int *sources, const int *degrees, const int 
             return MPIR_Err(MPI_ERR_ARG, "degrees[%d] = %d, must be non-negative", i, degrees[i]);
         total += degrees[i];
     }
-    if (total > INT_MAX / EDGE_INTS)
+    if (total > INT_MAX / (2 * EDGE_INTS))     /* each travels to both ends: counts stay ints */
         return MPIR_Err(MPI_ERR_ARG, "too many edges (%lld) for one process", total);
     if (total > 0 && destinations == NULL)
         return MPIR_Err(MPI_ERR_ARG, "destinations is NULL");
@@ -232,8 +232,9 @@ static int copy_neighbors(const char *name, int max, int *ranks, int *weights, c
     if (k > 0)
         memcpy(ranks, from, (size_t) k * sizeof(int));
     if (k > 0 && from_weights && weights != MPI_UNWEIGHTED) {
-        if (weights == NULL)
-            return MPIR_Err(MPI_ERR_ARG, "the weights array for %s is NULL", name);
+        if (weights == NULL || weights == MPI_WEIGHTS_EMPTY)
+            return MPIR_Err(MPI_ERR_ARG, "the weights array for %s is %s", name,
+                            weights ? "MPI_WEIGHTS_EMPTY" : "NULL");
         memcpy(weights, from_weights, (size_t) k * sizeof(int));
     }
     return MPI_SUCCESS;

@@ -161,6 +161,19 @@ int main(int argc, char **argv)
     CHECK_ERR(MPI_Graphdims_get(graph, NULL, &ne), MPI_ERR_ARG);
     CHECK_ERR(MPI_Graph_neighbors_count(graph, 0, NULL), MPI_ERR_ARG);
     CHECK_ERR(MPI_Dist_graph_neighbors_count(dist, NULL, &out, &w), MPI_ERR_ARG);
+    /* a weighted graph's weights cannot go to MPI_WEIGHTS_EMPTY (nor NULL) */
+    {
+        MPI_Comm wd;
+        int next = (rank + 1) % 4, prev = (rank + 3) % 4, wt = 7, src, dst, sw;
+        CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &prev, &wt, 1, &next, &wt, MPI_INFO_NULL, 0,
+                                                 &wd));
+        MPI_Comm_set_errhandler(wd, MPI_ERRORS_RETURN);
+        CHECK_ERR(MPI_Dist_graph_neighbors(wd, 1, &src, MPI_WEIGHTS_EMPTY, 1, &dst, &sw), MPI_ERR_ARG);
+        CHECK_ERR(MPI_Dist_graph_neighbors(wd, 1, &src, &sw, 1, &dst, NULL), MPI_ERR_ARG);
+        CHECK_MPI(MPI_Dist_graph_neighbors(wd, 1, &src, MPI_UNWEIGHTED, 1, &dst, &sw));
+        CHECK(src == prev && dst == next && sw == 7, "neighbours %d, %d, weight %d", src, dst, sw);
+        MPI_Comm_free(&wd);
+    }
     CHECK_ERR(MPI_Cart_map(MPI_COMM_WORLD, 2, dims, periods, NULL), MPI_ERR_ARG);
     CHECK_ERR(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, NULL), MPI_ERR_ARG);
 
