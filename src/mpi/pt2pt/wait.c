@@ -22,7 +22,7 @@ int MPIR_Request_peek(MPIR_Request *req, MPI_Status *status, bool with_error, MP
         }
         req = req->persist.active;
     }
-    int query_err = MPIR_Grequest_query(req);     /* a generalized request: its status */
+    int query_err = req->greq ? MPIR_Grequest_query(req) : MPI_SUCCESS;     /* the user's status */
     int err = query_err ? query_err : MPIR_Request_error(req);
     MPIR_Pt2pt_status_copy(status, &req->status, with_error);
     if (with_error && !MPIR_Status_is_ignore(status))
@@ -36,7 +36,7 @@ int MPIR_Request_finish(MPIR_Request *req, MPI_Status *status, bool with_error, 
 {
     int err = MPIR_Request_peek(req, status, with_error, err_comm);
     if (!req->persistent) {
-        int free_err = MPIR_Grequest_free(req);
+        int free_err = req->greq ? MPIR_Grequest_free(req) : MPI_SUCCESS;
         err = err ? err : free_err;
         MPIR_Request_release(req);
     } else if (req->persist.active) {
