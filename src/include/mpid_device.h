@@ -65,6 +65,10 @@ int MPID_Cancel_recv(MPIR_Request *req);
 
 /* MPI_Request_free: drops the user's reference now if the request is complete, else when it completes. */
 void MPID_Request_free(MPIR_Request *req);
+/* Completes a request the MPI layer runs itself (a nonblocking collective, MPI_Comm_idup, a flush,
+ * a generalized request), and drops the user's reference if MPI_Request_free gave it up: under the
+ * same lock as MPID_Request_free, so that one of the two always sees the other. */
+void MPID_Request_complete(MPIR_Request *req);
 
 /* One pass over incoming messages and pending sends; never blocks. */
 void MPID_Progress_test(void);

@@ -396,9 +396,7 @@ static void complete(MPIR_Sched *s)
     }
     req->status.MPI_ERROR = s->err;
     sched_free(s);
-    atomic_store_explicit(&req->complete, 1, memory_order_release);
-    if (atomic_load(&req->freed_by_user))
-        MPIR_Request_release(req);
+    MPID_Request_complete(req);
     MPIR_Request_release(req);
 }
 

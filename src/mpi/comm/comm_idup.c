@@ -240,9 +240,7 @@ static void finish(Idup *d)
     if (!req)
         return;
     req->status.MPI_ERROR = code;
-    atomic_store_explicit(&req->complete, 1, memory_order_release);
-    if (atomic_load(&req->freed_by_user))
-        MPIR_Request_release(req);
+    MPID_Request_complete(req);
     MPIR_Request_release(req);
 }
 

@@ -290,9 +290,7 @@ static bool complete_iflushes(Iflush *done)
     while (done) {
         Iflush *f = done;
         done = f->next;
-        atomic_store_explicit(&f->req->complete, 1, memory_order_release);
-        if (atomic_load(&f->req->freed_by_user))
-            MPIR_Request_release(f->req);
+        MPID_Request_complete(f->req);
         free(f);
     }
     return any;

@@ -45,9 +45,7 @@ int MPIR_Grequest_complete_impl(MPI_Request request)
                         req ? "not a generalized request (made by MPI_Grequest_start)" : "not a valid request");
     if (MPIR_Request_is_complete(req))
         return MPIR_Err(MPI_ERR_REQUEST, "request %#x is complete already", (unsigned) request);
-    atomic_store_explicit(&req->complete, 1, memory_order_release);
-    if (atomic_load(&req->freed_by_user))
-        MPIR_Request_release(req);      /* its end: free_fn runs there */
+    MPID_Request_complete(req);     /* if MPI_Request_free came first, its end: free_fn runs there */
     return MPI_SUCCESS;
 }
 

@@ -218,6 +218,16 @@ void MPID_Request_free(MPIR_Request *req)
         MPIR_Request_release(req);
 }
 
+void MPID_Request_complete(MPIR_Request *req)
+{
+    shm_lock();
+    bool release = req->freed_by_user;
+    atomic_store_explicit(&req->complete, 1, memory_order_release);
+    shm_unlock();
+    if (release)
+        MPIR_Request_release(req);
+}
+
 bool (*_Atomic MPID_Progress_hooks[MPID_NHOOKS])(void);
 
 /* The MPI layer's own progress (nonblocking collectives, communicator creations, buffer
