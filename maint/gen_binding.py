@@ -506,7 +506,12 @@ def emit_function(fn, suffix, large, out):
         if (p.kind in DATATYPE_HANDLES or p.kind in ('COMM', 'OP')) \
                 and not p.length and not p.comm:
             body.append(f'        char s_{p.name}[MPIR_HANDLE_STR_MAX];')
-    sink = next((p.name for p in fn.params if p.kind == 'COMM'), 'MPI_COMM_NULL')
+    # the object whose error handler sees the error: the communicator, else the window (MPI 4.1,
+    # 9.3: errors of window calls go to the window's handler), else none
+    sink = next((p.name for p in fn.params if p.kind == 'COMM'), None) \
+        or next((p.name for p in fn.params if p.kind == 'WIN'), None) \
+        or next((f'({p.name} ? *{p.name} : MPI_COMM_NULL)' for p in fn.params if p.kind == 'WIN_INOUT'),
+                'MPI_COMM_NULL')
     if 'errcomm' in fn.flags:
         sink = 'err_comm'
     argstr = ''.join(', ' + a for a in fargs)

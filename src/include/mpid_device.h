@@ -84,6 +84,7 @@ enum {
     MPID_HOOK_COLL,     /* nonblocking collectives (src/mpi/coll/coll_sched.c) */
     MPID_HOOK_COMM,     /* MPI_Comm_idup (src/mpi/comm/comm_idup.c) */
     MPID_HOOK_BSEND,    /* MPI_Buffer_iflush (src/mpi/pt2pt/bsend.c) */
+    MPID_HOOK_RMA,      /* one-sided operations arriving at this process's windows (src/mpi/win/rma_target.c) */
     MPID_NHOOKS
 };
 extern bool (*_Atomic MPID_Progress_hooks[MPID_NHOOKS])(void);

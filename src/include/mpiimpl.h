@@ -41,6 +41,20 @@ int MPIR_Run_deep(int depth, void (*fn)(void *), void *arg);
 void MPIR_Name_set(char *stored, const char *name);
 int MPIR_Name_get(const char *stored, char *out);
 
+/* Room for element n of a growable array of *cap elements of elem bytes: the array itself, or
+ * when it is full a copy twice as large (16 at first; *cap updated); NULL if out of memory, with
+ * the array unchanged. */
+static inline void *MPIR_Array_reserve(void *array, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return array;
+    size_t grown = *cap ? 2 * *cap : 16;
+    void *p = grown <= SIZE_MAX / elem ? realloc(array, grown * elem) : NULL;
+    if (p)
+        *cap = grown;
+    return p;
+}
+
 /* Copies n ints into a new array of MPI_Count (for the int bindings of large-count functions). */
 int MPIR_Widen_ints(const int *src, MPI_Count n, MPI_Count **dst);
 

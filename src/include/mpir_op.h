@@ -43,6 +43,9 @@ int MPIR_Op_check(MPI_Op op, MPI_Datatype type);
  * caller has checked the pair with MPIR_Op_check, except that MPI_REPLACE and MPI_NO_OP are
  * accepted here (for accumulate). */
 int MPIR_Op_apply(const void *in, void *inout, MPI_Count count, MPI_Datatype type, MPI_Op op);
+/* The same with in the packed stream of (count, type), as a pack or an MPI_PACKED receive gives it
+ * (the one-sided accumulates, whose data arrives packed). */
+int MPIR_Op_apply_packed(const void *in, void *inout, MPI_Count count, MPI_Datatype type, MPI_Op op);
 
 /* inout = in op inout with the user function of rec (a record that may be a copy, kept while the
  * handle could be freed); the int version is called on at most INT_MAX instances at a time. */

@@ -45,10 +45,11 @@ static inline bool MPIR_Comm_valid(MPI_Comm comm)
     return comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF || MPIR_Comm_lookup(comm) != NULL;
 }
 
-/* Invokes comm's error handler on code (MPI_COMM_NULL: the handler for errors tied to no object,
- * which is MPI_COMM_SELF's if the user set one, else MPI_COMM_WORLD's). Returns code unless the
- * handler aborts the process. */
-int MPIR_Errhandler_invoke(MPI_Comm comm, int code, const char *message);
+/* Invokes the error handler of object on code: a window's (a window handle), a communicator's, or
+ * (MPI_COMM_NULL, a freed window) the handler for errors tied to no object, which is
+ * MPI_COMM_SELF's if the user set one, else MPI_COMM_WORLD's. Returns code unless the handler
+ * aborts the process. */
+int MPIR_Errhandler_invoke(int object, int code, const char *message);
 
 /* Ends the process: prints message (if any) to stderr and exits with errorcode. */
 void MPIR_Abort_process(int errorcode, const char *message) __attribute__((noreturn));

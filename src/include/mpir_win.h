@@ -1,9 +1,10 @@
 /*
  * Windows (MPI_Win_create & co., src/mpi/win/).
  *
- * For now a window records what each process exposed and the processes it spans; one-sided
- * operations come with a later issue and will extend this record. The window has a communicator
- * of its own (the user's group on a private context), so the user may free theirs first.
+ * A window records what this process exposed, the processes it spans, and the state of one-sided
+ * communication (src/mpi/win/rma.h). The window has a communicator of its own (the user's group
+ * on a private context), so the user may free theirs first, and one-sided traffic never meets
+ * the user's messages.
  */
 #ifndef MPIR_WIN_H_INCLUDED
 #define MPIR_WIN_H_INCLUDED
@@ -20,14 +21,20 @@ typedef struct MPIR_Win {
     void *base;                         /* this process's memory (MPI_WIN_BASE) */
     MPI_Aint size;                      /* its size in bytes (MPI_WIN_SIZE) */
     int disp_unit;                      /* MPI_WIN_DISP_UNIT */
-    int flavor;                         /* MPI_WIN_FLAVOR_CREATE or _ALLOCATE (MPI_WIN_CREATE_FLAVOR) */
+    int flavor;                         /* MPI_WIN_FLAVOR_CREATE, _ALLOCATE or _SHARED (MPI_WIN_CREATE_FLAVOR) */
     int model;                          /* MPI_WIN_UNIFIED: one machine, coherent memory (MPI_WIN_MODEL) */
     char name[MPI_MAX_OBJECT_NAME];     /* "" until MPI_Win_set_name: windows have no default name */
     struct MPIR_Attribute *attributes;
     int is_being_freed;                 /* MPI_Win_free is running its attribute delete callbacks */
+    _Atomic int errhandler;             /* MPI_Errhandler: MPI_ERRORS_ARE_FATAL until the user sets one */
+    struct MPIR_Rma *rma;               /* one-sided state */
+    void *shared_segment;               /* MPI_WIN_FLAVOR_SHARED: every process's memory, mapped here */
+    size_t shared_length;
 } MPIR_Win;
 
 /* The window behind a handle, or NULL. */
 MPIR_Win *MPIR_Win_lookup(MPI_Win win);
+/* Drops the window's reference on its error handler (MPI_Win_free). */
+void MPIR_Win_release_errhandler(MPIR_Win *w);
 
 #endif

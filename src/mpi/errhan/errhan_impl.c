@@ -85,12 +85,26 @@ void MPIR_Abort_process(int errorcode, const char *message)
     exit(errorcode);
 }
 
-int MPIR_Errhandler_invoke(MPI_Comm comm, int code, const char *message)
+/* Where the handler of object (a communicator or a window handle) is kept, and the handle it is
+ * called with: a live window's own slot, else the communicator error_comm_locked chooses. */
+static _Atomic int *handler_slot_locked(int object, int *raised_on)
+{
+    MPIR_Win *w = MPIR_HANDLE_CLASS(object) == MPIR_CLASS_WIN ? MPIR_Win_lookup(object) : NULL;
+    if (w) {
+        *raised_on = object;
+        return &w->errhandler;
+    }
+    MPIR_Comm *c = error_comm_locked(MPIR_HANDLE_CLASS(object) == MPIR_CLASS_WIN ? MPI_COMM_NULL : object);
+    *raised_on = MPIR_Object_handle(c);
+    return &c->errhandler;
+}
+
+int MPIR_Errhandler_invoke(int object, int code, const char *message)
 {
     pthread_mutex_lock(&errhandler_lock);
-    MPIR_Comm *c = error_comm_locked(comm);
-    MPI_Comm raised_on = MPIR_Object_handle(c);
-    MPIR_Errhandler *e = MPIR_Errhandler_lookup(atomic_load(&c->errhandler));
+    int raised_on;
+    _Atomic int *slot = handler_slot_locked(object, &raised_on);
+    MPIR_Errhandler *e = MPIR_Errhandler_lookup(atomic_load(slot));
     if (e == NULL)      /* cannot happen: the communicator holds a reference */
         e = &predefined[0];
     add_ref(e);
@@ -114,34 +128,73 @@ int MPIR_Errhandler_invoke(MPI_Comm comm, int code, const char *message)
     return code;
 }
 
+/* Attaches errhandler to the object whose slot this is (lock held). */
+static int set_locked(_Atomic int *slot, MPI_Errhandler errhandler)
+{
+    /* Looked up again under the lock: another thread may have freed it since the binding's check. */
+    MPIR_Errhandler *e = MPIR_Errhandler_lookup(errhandler);
+    if (e == NULL)
+        return MPIR_Err(MPI_ERR_ERRHANDLER, "the error handler was freed");
+    add_ref(e);
+    MPIR_Errhandler *old = MPIR_Errhandler_lookup(atomic_exchange(slot, errhandler));
+    if (old)
+        release(old);
+    return MPI_SUCCESS;
+}
+
+/* The handler in slot, with one more reference for the caller (lock held). */
+static MPI_Errhandler get_locked(_Atomic int *slot)
+{
+    MPIR_Errhandler *e = MPIR_Errhandler_lookup(atomic_load(slot));
+    MPIR_Object_add_ref(e);     /* the caller's reference, released by MPI_Errhandler_free */
+    return MPIR_Object_handle(e);
+}
+
 int MPIR_Comm_set_errhandler_impl(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
     pthread_mutex_lock(&errhandler_lock);
-    /* Looked up again under the lock: another thread may have freed it since the binding's check. */
-    MPIR_Errhandler *e = MPIR_Errhandler_lookup(errhandler);
-    if (e == NULL) {
-        pthread_mutex_unlock(&errhandler_lock);
-        return MPIR_Err(MPI_ERR_ERRHANDLER, "the error handler was freed");
-    }
-    add_ref(e);
-    MPIR_Errhandler *old = MPIR_Errhandler_lookup(atomic_exchange(&c->errhandler, errhandler));
-    c->errhandler_set_by_user = 1;
-    if (old)
-        release(old);
+    int err = set_locked(&c->errhandler, errhandler);
+    if (err == MPI_SUCCESS)
+        c->errhandler_set_by_user = 1;
     pthread_mutex_unlock(&errhandler_lock);
-    return MPI_SUCCESS;
+    return err;
 }
 
 int MPIR_Comm_get_errhandler_impl(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
     pthread_mutex_lock(&errhandler_lock);
-    MPIR_Errhandler *e = MPIR_Errhandler_lookup(atomic_load(&c->errhandler));
-    MPIR_Object_add_ref(e);     /* the caller's reference, released by MPI_Errhandler_free */
-    *errhandler = MPIR_Object_handle(e);
+    *errhandler = get_locked(&c->errhandler);
     pthread_mutex_unlock(&errhandler_lock);
     return MPI_SUCCESS;
+}
+
+int MPIR_Win_set_errhandler_impl(MPI_Win win, MPI_Errhandler errhandler)
+{
+    MPIR_Win *w = MPIR_Win_lookup(win);
+    pthread_mutex_lock(&errhandler_lock);
+    int err = set_locked(&w->errhandler, errhandler);
+    pthread_mutex_unlock(&errhandler_lock);
+    return err;
+}
+
+int MPIR_Win_get_errhandler_impl(MPI_Win win, MPI_Errhandler *errhandler)
+{
+    MPIR_Win *w = MPIR_Win_lookup(win);
+    pthread_mutex_lock(&errhandler_lock);
+    *errhandler = get_locked(&w->errhandler);
+    pthread_mutex_unlock(&errhandler_lock);
+    return MPI_SUCCESS;
+}
+
+void MPIR_Win_release_errhandler(MPIR_Win *w)
+{
+    pthread_mutex_lock(&errhandler_lock);
+    MPIR_Errhandler *e = MPIR_Errhandler_lookup(atomic_exchange(&w->errhandler, MPI_ERRORS_ARE_FATAL));
+    if (e)
+        release(e);
+    pthread_mutex_unlock(&errhandler_lock);
 }
 
 int MPIR_Comm_create_errhandler_impl(MPI_Comm_errhandler_function *comm_errhandler_fn,
@@ -157,20 +210,40 @@ int MPIR_Comm_create_errhandler_impl(MPI_Comm_errhandler_function *comm_errhandl
     return MPI_SUCCESS;
 }
 
-int MPIR_Comm_call_errhandler_impl(MPI_Comm comm, int errorcode)
+/* A window's handler is called as a communicator's is: with a pointer to the handle (both ints). */
+int MPIR_Win_create_errhandler_impl(MPI_Win_errhandler_function *win_errhandler_fn, MPI_Errhandler *errhandler)
+{
+    return MPIR_Comm_create_errhandler_impl((MPI_Comm_errhandler_function *) win_errhandler_fn, errhandler);
+}
+
+/* MPI_Comm_call_errhandler and MPI_Win_call_errhandler: call names the call and its object. */
+static int call_errhandler(int object, int errorcode, const char *call)
 {
     /* What a fatal handler prints: the call, then what the code says if it is one of ours. */
-    char what[MPIR_HANDLE_STR_MAX], text[MPI_MAX_ERROR_STRING], message[MPI_MAX_ERROR_STRING];
+    char text[MPI_MAX_ERROR_STRING], message[MPI_MAX_ERROR_STRING];
     int len;
     if (MPIR_Err_code_is_valid(errorcode))
         MPIR_Error_string_impl(errorcode, text, &len);
     else
         snprintf(text, sizeof text, "error code %d", errorcode);
-    snprintf(message, sizeof message, "MPI_Comm_call_errhandler(comm=%s, errorcode=%d): %.*s",
-             MPIR_Comm_str(comm, what), errorcode, MPI_MAX_ERROR_STRING / 2, text);
-    MPIR_Errhandler_invoke(comm, errorcode, message);
+    snprintf(message, sizeof message, "%s, errorcode=%d): %.*s", call, errorcode, MPI_MAX_ERROR_STRING / 2, text);
+    MPIR_Errhandler_invoke(object, errorcode, message);
     /* The handler was called and returned: that is success for this call (MPI 4.1, 9.3.6). */
     return MPI_SUCCESS;
+}
+
+int MPIR_Comm_call_errhandler_impl(MPI_Comm comm, int errorcode)
+{
+    char what[MPIR_HANDLE_STR_MAX], call[64 + MPIR_HANDLE_STR_MAX];
+    snprintf(call, sizeof call, "MPI_Comm_call_errhandler(comm=%s", MPIR_Comm_str(comm, what));
+    return call_errhandler(comm, errorcode, call);
+}
+
+int MPIR_Win_call_errhandler_impl(MPI_Win win, int errorcode)
+{
+    char call[64];
+    snprintf(call, sizeof call, "MPI_Win_call_errhandler(win=0x%08x", (unsigned) win);
+    return call_errhandler(win, errorcode, call);
 }
 
 int MPIR_Errhandler_free_impl(MPI_Errhandler *errhandler)

@@ -104,8 +104,8 @@ static void pairs_spread(MPI_Datatype pair, const char *packed, char *laid, MPI_
     }
 }
 
-/* Step 3: the chunked path for derived buffers. */
-static int apply_chunked(MPIR_Op_kernel *kernel, MPI_Datatype el, const void *in, void *inout,
+/* Step 3: the chunked path for derived buffers. in_packed: in is the packed stream already. */
+static int apply_chunked(MPIR_Op_kernel *kernel, MPI_Datatype el, const void *in, bool in_packed, void *inout,
                          MPI_Count count, MPI_Datatype type)
 {
     const MPID_Datatype *e = MPID_Datatype_get(el);
@@ -120,17 +120,20 @@ static int apply_chunked(MPIR_Op_kernel *kernel, MPI_Datatype el, const void *in
     char *a = mem, *b = mem + packed_bytes, *la = b + packed_bytes, *lb = la + laid_bytes;
 
     /* inout is read and written by two cursors, so each only moves forward (no seeks) */
-    MPID_Segment seg[3];                /* in, inout read, inout written */
-    const void *bufs[3] = { in, inout, inout };
-    int ready = 0, err = MPI_SUCCESS;
-    while (ready < 3 && (err = MPID_Segment_init(&seg[ready], bufs[ready], count, type)) == MPI_SUCCESS)
+    MPID_Segment seg[3];                /* inout read, inout written, in (unless packed) */
+    const void *bufs[3] = { inout, inout, in };
+    int ready = 0, err = MPI_SUCCESS, nseg = in_packed ? 2 : 3;
+    while (ready < nseg && (err = MPID_Segment_init(&seg[ready], bufs[ready], count, type)) == MPI_SUCCESS)
         ready++;
     for (MPI_Count first = 0; first < total && err == MPI_SUCCESS;) {
         MPI_Count n = (total - first) / e->size < per_chunk ? (total - first) / e->size : per_chunk;
         MPI_Count end = first + n * e->size, l1 = end, l2 = end, l3 = end;
-        err = MPID_Segment_pack(&seg[0], first, &l1, a);
+        if (in_packed)
+            memcpy(a, (const char *) in + first, (size_t) (end - first));
+        else
+            err = MPID_Segment_pack(&seg[2], first, &l1, a);
         if (err == MPI_SUCCESS)
-            err = MPID_Segment_pack(&seg[1], first, &l2, b);
+            err = MPID_Segment_pack(&seg[0], first, &l2, b);
         if (err == MPI_SUCCESS && (l1 != end || l2 != end))
             err = MPIR_Err(MPI_ERR_INTERN, "reduction chunk [%lld, %lld) ended early", (long long) first,
                            (long long) end);
@@ -144,7 +147,7 @@ static int apply_chunked(MPIR_Op_kernel *kernel, MPI_Datatype el, const void *in
         } else {
             kernel(a, b, n);
         }
-        err = MPID_Segment_unpack(&seg[2], first, &l3, b);
+        err = MPID_Segment_unpack(&seg[1], first, &l3, b);
         first = end;
     }
     for (int i = 0; i < ready; i++)
@@ -153,7 +156,8 @@ static int apply_chunked(MPIR_Op_kernel *kernel, MPI_Datatype el, const void *in
     return err;
 }
 
-int MPIR_Op_apply(const void *in, void *inout, MPI_Count count, MPI_Datatype type, MPI_Op op)
+/* inout = in op inout; in is a typed buffer of (count, type), or with in_packed its packed stream. */
+static int apply(const void *in, bool in_packed, void *inout, MPI_Count count, MPI_Datatype type, MPI_Op op)
 {
     if (count == 0)
         return MPI_SUCCESS;
@@ -165,7 +169,8 @@ int MPIR_Op_apply(const void *in, void *inout, MPI_Count count, MPI_Datatype typ
     if (op == MPI_NO_OP)
         return MPI_SUCCESS;
     if (op == MPI_REPLACE)
-        return MPIR_Localcopy(in, count, type, inout, count, type);
+        return in_packed ? MPIR_Localcopy(in, count * MPID_Datatype_get(type)->size, MPI_PACKED, inout, count, type)
+                         : MPIR_Localcopy(in, count, type, inout, count, type);
 
     const MPID_Datatype *dt = MPID_Datatype_get(type);
     if (dt->size == 0)
@@ -175,17 +180,29 @@ int MPIR_Op_apply(const void *in, void *inout, MPI_Count count, MPI_Datatype typ
     if (!kernel)
         return MPIR_Op_check(op, type);     /* says why */
 
-    /* step 2: the data is an array of el already */
+    /* step 2: the data is an array of el already (a packed stream of el is one when el has no gaps) */
     const MPID_Datatype *e = MPID_Datatype_get(el);
-    if (el == type) {
+    bool el_dense = e->is_contig && e->size == e->extent;
+    if (el == type && (!in_packed || el_dense)) {
         kernel(in, inout, count);
         return MPI_SUCCESS;
     }
-    if (dt->is_contig && e->is_contig && e->size == e->extent) {
-        kernel((const char *) in + dt->true_lb, (char *) inout + dt->true_lb, count * (dt->size / e->size));
+    if (dt->is_contig && el_dense) {
+        kernel((const char *) in + (in_packed ? 0 : dt->true_lb), (char *) inout + dt->true_lb,
+               count * (dt->size / e->size));
         return MPI_SUCCESS;
     }
-    return apply_chunked(kernel, el, in, inout, count, type);
+    return apply_chunked(kernel, el, in, in_packed, inout, count, type);
+}
+
+int MPIR_Op_apply(const void *in, void *inout, MPI_Count count, MPI_Datatype type, MPI_Op op)
+{
+    return apply(in, false, inout, count, type, op);
+}
+
+int MPIR_Op_apply_packed(const void *in, void *inout, MPI_Count count, MPI_Datatype type, MPI_Op op)
+{
+    return apply(in, true, inout, count, type, op);
 }
 
 int MPIR_Reduce_local_impl(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op)

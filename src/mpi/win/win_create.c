@@ -1,19 +1,19 @@
 /*
- * Window objects: MPI_Win_create, MPI_Win_allocate, MPI_Win_free, MPI_Win_get_group.
- *
- * Enough of windows for programs and test harnesses that create them; the one-sided operations
- * come with a later issue, which will extend MPIR_Win (exchanging every process's base, size and
- * displacement unit at creation).
+ * Window objects: MPI_Win_create, MPI_Win_allocate, MPI_Win_allocate_shared (its memory:
+ * win_shared.c), MPI_Win_free, MPI_Win_get_group.
  *
  * A window works on a private copy of the user's communicator: the same group on a context of its
- * own, so the one-sided traffic to come can never match the user's messages, and still valid after
- * the user frees the communicator (the standard allows it). Creation and free are collective and
- * synchronize the processes: agreeing on the new context at creation, a barrier at free, so no
- * process can touch a window another has not finished creating or has already freed.
+ * own, so one-sided traffic can never match the user's messages, and still valid after the user
+ * frees the communicator (the standard allows it). Creation and free are collective and
+ * synchronize the processes: agreeing on the new context and exchanging every process's window
+ * size and displacement unit at creation (an origin checks its accesses against them), a barrier
+ * at free, so no process can touch a window another has not finished creating or has already
+ * freed.
  */
 #include "mpiimpl.h"
 #include "mpir_impl_proto.h"
 #include "../comm/comm.h"
+#include "rma.h"
 
 static MPIR_Pool win_pool = MPIR_POOL_INITIALIZER(MPIR_CLASS_WIN, MPIR_Win, "window", NULL);
 
@@ -34,37 +34,91 @@ static int check_args(MPI_Aint size, int disp_unit, MPIR_Comm *comm)
     return MPI_SUCCESS;
 }
 
-/* The window's private communicator: comm's group on a new context (collective over comm). */
-static int private_comm(MPIR_Comm *comm, MPIR_Comm **out)
+int MPIR_Rma_new(int nranks, MPIR_Rma **out)
 {
-    int ctx;
-    int err = MPIR_Context_alloc(comm, MPI_SUCCESS, 1, &ctx);
-    if (err != MPI_SUCCESS)
-        return err;
-    err = MPIR_Comm_new(comm, comm->local_group, ctx, out);
-    if (err != MPI_SUCCESS) {
-        MPIR_Context_free(ctx);
-        return err;
+    size_t n = (size_t) nranks;
+    MPIR_Rma *r = calloc(1, sizeof *r);
+    if (r) {
+        r->sizes = malloc(n * sizeof *r->sizes);
+        r->disp_units = malloc(n * sizeof *r->disp_units);
+        r->touched = calloc(n, 1);
+        r->locked = calloc(n, 1);
+        r->in_access = calloc(n, 1);
     }
-    (*out)->is_internal = 1;    /* no user handle: not the user's to free, nor a leak */
+    if (!r || !r->sizes || !r->disp_units || !r->touched || !r->locked || !r->in_access) {
+        MPIR_Rma_free(r);
+        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory for the window's one-sided state");
+    }
+    r->nranks = nranks;
+    pthread_mutex_init(&r->lock, NULL);
+    *out = r;
     return MPI_SUCCESS;
 }
 
-/* Builds the window record (collective over comm). On failure the caller keeps base. */
+void MPIR_Rma_free(MPIR_Rma *r)
+{
+    if (!r)
+        return;
+    if (r->win)
+        MPIR_Rma_wait_pending(r, -1);   /* empty after a correct program's last epoch */
+    free(r->pending);
+    free(r->sizes);
+    free(r->disp_units);
+    free(r->touched);
+    free(r->locked);
+    free(r->in_access);
+    free(r->exposure);
+    free(r);
+}
+
+/* Builds the window record (collective over comm). On failure the caller keeps base.
+ *
+ * Everything this process needs is allocated first; then the processes agree on a context (all
+ * fail if one did), make the private communicator, and exchange over comm their window sizes,
+ * displacement units and whether they got this far, so that all succeed or all fail. */
 static int win_new(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, int flavor, MPI_Win *win)
 {
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
     int err = check_args(size, disp_unit, c);
     if (err != MPI_SUCCESS)
         return err;
-    MPIR_Comm *wc;
-    err = private_comm(c, &wc);     /* first: every process takes part, even one out of memory below */
-    if (err != MPI_SUCCESS)
-        return err;
+    int n = c->size, ctx;
     MPIR_Win *w = MPIR_Pool_alloc(&win_pool);
-    if (w == NULL) {
-        MPIR_Comm_release(wc);
-        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory or of window handles");
+    MPIR_Rma *r = NULL;
+    MPI_Aint *all = malloc((size_t) n * 3 * sizeof *all);
+    if (!w || !all)
+        err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory or of window handles");
+    else
+        err = MPIR_Rma_new(n, &r);
+    err = MPIR_Context_alloc(c, err, 1, &ctx);
+    if (err != MPI_SUCCESS) {
+        MPIR_Rma_free(r);
+        free(all);
+        if (w)
+            MPIR_Pool_free(&win_pool, w);
+        return err;
+    }
+    MPIR_Comm *wc = NULL;
+    int local = MPIR_Comm_new(c, c->local_group, ctx, &wc);
+    if (local != MPI_SUCCESS)
+        MPIR_Context_free(ctx);
+    else
+        wc->is_internal = 1;    /* no user handle: not the user's to free, nor a leak */
+    MPI_Aint mine[3] = { size, disp_unit, local != MPI_SUCCESS };
+    err = MPIR_Allgather_impl(mine, 3, MPI_AINT, all, 3, MPI_AINT, comm);
+    for (int i = 0; err == MPI_SUCCESS && i < n; i++) {
+        if (all[3 * i + 2])
+            err = i == c->rank ? local : MPIR_Err(MPI_ERR_OTHER, "process %d failed to create the window", i);
+        r->sizes[i] = all[3 * i];
+        r->disp_units[i] = (int) all[3 * i + 1];
+    }
+    free(all);
+    if (err != MPI_SUCCESS) {
+        if (wc)
+            MPIR_Comm_release(wc);
+        MPIR_Rma_free(r);
+        MPIR_Pool_free(&win_pool, w);
+        return err;
     }
     w->comm = wc;
     w->base = base;
@@ -72,6 +126,10 @@ static int win_new(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, int 
     w->disp_unit = disp_unit;
     w->flavor = flavor;
     w->model = MPI_WIN_UNIFIED;     /* the pool zeroed name and attributes */
+    atomic_store(&w->errhandler, MPI_ERRORS_ARE_FATAL);
+    w->rma = r;
+    r->win = w;
+    MPIR_Rma_target_attach(r);
     *win = MPIR_Object_handle(w);
     return MPI_SUCCESS;
 }
@@ -102,6 +160,31 @@ int MPIR_Win_allocate_impl(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm
     return MPI_SUCCESS;
 }
 
+/* baseptr as for MPI_Win_allocate; the memory is shared by the processes (win_shared.c). */
+int MPIR_Win_allocate_shared_impl(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                                  MPI_Win *win)
+{
+    (void) info;
+    int err = check_args(size, disp_unit, MPIR_Comm_lookup(comm));
+    if (err != MPI_SUCCESS)
+        return err;
+    void *segment;
+    size_t length;
+    MPI_Aint offset = 0;
+    if ((err = MPIR_Win_shared_segment(comm, size, &segment, &length, &offset)) != MPI_SUCCESS)
+        return err;
+    char *base = (char *) segment + offset;
+    if ((err = win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_SHARED, win)) != MPI_SUCCESS) {
+        MPIR_Win_shared_segment_free(segment, length);
+        return err;
+    }
+    MPIR_Win *w = MPIR_Win_lookup(*win);
+    w->shared_segment = segment;
+    w->shared_length = length;
+    *(void **) baseptr = base;
+    return MPI_SUCCESS;
+}
+
 int MPIR_Win_free_impl(MPI_Win *win)
 {
     MPIR_Win *w = MPIR_Win_lookup(*win);
@@ -122,9 +205,14 @@ int MPIR_Win_free_impl(MPI_Win *win)
     w->is_being_freed = 0;
     if (err != MPI_SUCCESS)
         return err;
+    MPIR_Rma_target_detach(w->rma);
+    MPIR_Rma_free(w->rma);
+    MPIR_Win_release_errhandler(w);
     MPIR_Comm_release(w->comm);
     if (w->flavor == MPI_WIN_FLAVOR_ALLOCATE)
         free(w->base);
+    if (w->flavor == MPI_WIN_FLAVOR_SHARED)
+        MPIR_Win_shared_segment_free(w->shared_segment, w->shared_length);
     MPIR_Pool_free(&win_pool, w);
     *win = MPI_WIN_NULL;
     return MPI_SUCCESS;

@@ -31,6 +31,7 @@ int main(int argc, char **argv)
     void *got;
     MPI_Win win;
     CHECK_MPI(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_SELF, &win));
+    CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     CHECK_MPI(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, picky_delete, &kv, NULL));
     CHECK_MPI(MPI_Win_set_attr(win, kv, &value));
 
@@ -54,6 +55,7 @@ int main(int argc, char **argv)
     /* A delete callback that frees its window again gets MPI_ERR_WIN (going on would free the
      * window under the outer MPI_Win_free); the outer call frees it. */
     CHECK_MPI(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_SELF, &win));
+    CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     CHECK_MPI(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, self_freeing_delete, &kv, NULL));
     CHECK_MPI(MPI_Win_set_attr(win, kv, &value));
     CHECK_MPI(MPI_Win_free(&win));

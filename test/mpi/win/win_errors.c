@@ -2,8 +2,9 @@
  * Window errors: bad sizes (MPI_ERR_SIZE), displacement units (MPI_ERR_DISP), info objects and
  * communicators at creation; MPI_WIN_NULL, freed and foreign handles (MPI_ERR_WIN); the
  * predefined attributes are read-only, and other kinds' keyvals are refused (MPI_ERR_KEYVAL).
- * Errors of calls on a window reach MPI_COMM_WORLD's handler here (windows have no handler of
- * their own yet); those of MPI_Win_create reach the communicator's.
+ * Errors of calls on a window reach the window's handler (set to MPI_ERRORS_RETURN on each
+ * window here); those of MPI_Win_create, and calls on an invalid window, reach the
+ * communicator's (MPI_COMM_WORLD's for no window).
  */
 #include "mtest.h"
 
@@ -39,6 +40,7 @@ int main(int argc, char **argv)
     CHECK_ERR(MPI_Win_free(&win), MPI_ERR_WIN);                     /* win is MPI_WIN_NULL */
     CHECK_ERR(MPI_Win_get_name((MPI_Win) MPI_COMM_WORLD, name, &len), MPI_ERR_WIN);
     CHECK_MPI(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     MPI_Win old = win;
     CHECK_MPI(MPI_Win_free(&win));
     CHECK_ERR(MPI_Win_get_attr(old, MPI_WIN_BASE, &mem, &flag), MPI_ERR_WIN);
@@ -50,6 +52,7 @@ int main(int argc, char **argv)
 
     /* ---- attributes ---- */
     CHECK_MPI(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     CHECK_ERR(MPI_Win_set_attr(win, MPI_WIN_BASE, buf), MPI_ERR_KEYVAL);
     CHECK_ERR(MPI_Win_set_attr(win, MPI_WIN_SIZE, buf), MPI_ERR_KEYVAL);
     CHECK_ERR(MPI_Win_delete_attr(win, MPI_WIN_MODEL), MPI_ERR_KEYVAL);
