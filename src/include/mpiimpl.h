@@ -36,6 +36,10 @@ _Static_assert(sizeof(MPI_Aint) == 8 && sizeof(MPI_Count) == 8 && sizeof(int64_t
 #define MPIR_DEEP_THRESHOLD 256
 int MPIR_Run_deep(int depth, void (*fn)(void *), void *arg);
 
+/* The alignment of memory from MPI_Alloc_mem with info (its mpi_minimum_memory_alignment, at
+ * least a cache line). */
+size_t MPIR_Alloc_mem_alignment(MPI_Info info);
+
 /* Object names (datatypes, communicators, windows): set truncates and drops trailing blanks; get
  * copies the name out and returns its length. */
 void MPIR_Name_set(char *stored, const char *name);

@@ -12,6 +12,14 @@
 #define DEFAULT_ALIGNMENT 64
 
 /* The alignment requested through info, or 0 if none (or not a power of two). */
+static size_t requested_alignment(MPI_Info info);
+
+size_t MPIR_Alloc_mem_alignment(MPI_Info info)
+{
+    size_t align = requested_alignment(info);
+    return align < DEFAULT_ALIGNMENT ? DEFAULT_ALIGNMENT : align;
+}
+
 static size_t requested_alignment(MPI_Info info)
 {
     char value[32];
@@ -30,9 +38,7 @@ int MPIR_Alloc_mem_impl(MPI_Aint size, MPI_Info info, void *baseptr)
 {
     if (size < 0)
         return MPIR_Err(MPI_ERR_ARG, "size is %ld, must be non-negative", (long) size);
-    size_t align = requested_alignment(info);
-    if (align < DEFAULT_ALIGNMENT)
-        align = DEFAULT_ALIGNMENT;
+    size_t align = MPIR_Alloc_mem_alignment(info);
     void *p = NULL;
     /* size 0 still gets a distinct pointer the user may pass to MPI_Free_mem */
     int rc = posix_memalign(&p, align, size > 0 ? (size_t) size : 1);

@@ -27,6 +27,7 @@
 #define RMA_H_INCLUDED
 
 #include <pthread.h>
+#include <sched.h>
 #include "mpiimpl.h"
 #include "mpir_win.h"
 
@@ -57,6 +58,14 @@ static inline size_t MPIR_Rma_data_offset(MPI_Count ndesc)
     return (sizeof(Rma_header) + (size_t) ndesc * sizeof(int64_t) + 15) & ~(size_t) 15;
 }
 
+/* Per process of a window in shared memory (win_shared.c): its passive-target lock (0 free, -1
+ * held exclusively, n > 0 held by n sharers) and the lock its accumulates take. */
+typedef struct {
+    _Atomic int lock;
+    _Atomic int accumulate;
+    char pad[64 - 2 * sizeof(int)];
+} MPIR_Rma_control;
+
 /* An operation or message of the origin not yet complete. */
 typedef struct {
     MPIR_Request *req;
@@ -73,6 +82,11 @@ typedef struct MPIR_Rma {
     int nranks;
     MPI_Aint *sizes;        /* every process's window size and displacement unit (at creation) */
     int *disp_units;
+    /* direct: the window is in shared memory (win_shared.c), and origins reach every process's
+     * part at bases[rank] themselves; the operations are done when their call returns */
+    bool direct;
+    char **bases;
+    MPIR_Rma_control *control;
 
     /* origin side (under lock) */
     pthread_mutex_t lock;
@@ -99,7 +113,25 @@ typedef struct MPIR_Rma {
     struct MPIR_Rma *next;          /* windows with one-sided state */
 } MPIR_Rma;
 
-enum { RMA_LOCK_NONE, RMA_LOCK_HELD, RMA_LOCK_NOCHECK };
+enum { RMA_LOCK_NONE, RMA_LOCK_HELD, RMA_LOCK_EXCLUSIVE, RMA_LOCK_NOCHECK };   /* HELD: shared */
+
+/* A short critical section on a lock word of shared memory (an accumulate lock): spin, and give
+ * the core away while another process holds it, since it may be waiting for this core. */
+static inline void MPIR_Rma_spin_lock(_Atomic int *word)
+{
+    for (int spins = 0;; spins++) {
+        int free_ = 0;
+        if (atomic_compare_exchange_weak_explicit(word, &free_, 1, memory_order_acquire, memory_order_relaxed))
+            return;
+        if (spins >= 64)
+            sched_yield();
+    }
+}
+
+static inline void MPIR_Rma_spin_unlock(_Atomic int *word)
+{
+    atomic_store_explicit(word, 0, memory_order_release);
+}
 
 /* ---- rma_type.c ---- */
 /* The description of type's constructor tree (malloc'd words), and the tree's depth. */
@@ -122,9 +154,11 @@ int MPIR_Rma_send_control(MPIR_Rma *r, int target, int kind, int lock_type);
 int MPIR_Rma_wait_pending(MPIR_Rma *r, int target);
 
 /* ---- win_shared.c ---- */
-/* The memory of a shared window (collective over comm): one mapping of length bytes holding every
- * process's size bytes in rank order, this process's at offset. All succeed or all fail. */
-int MPIR_Win_shared_segment(MPI_Comm comm, MPI_Aint size, void **segment, size_t *length, MPI_Aint *offset);
+/* The memory of a window in shared memory (collective over comm): one mapping of length bytes
+ * holding the control area and every process's size bytes in rank order, each part at offsets[rank]
+ * (malloc'd), a multiple of align (a power of two up to a page). All succeed or all fail. */
+int MPIR_Win_shared_segment(MPI_Comm comm, MPI_Aint size, size_t align, void **segment, size_t *length,
+                            MPI_Aint **offsets);
 void MPIR_Win_shared_segment_free(void *segment, size_t length);
 
 /* ---- win_create.c ---- */

@@ -2,7 +2,8 @@
  * The origin side of the one-sided operations (MPI_Put, MPI_Get, the accumulates, their request
  * forms) and the origin's bookkeeping of what it has sent (see rma.h).
  *
- * An operation is one message: its header, the target datatype's description, and the origin's
+ * On a window in shared memory the origin does the operation itself (direct()). Elsewhere an
+ * operation is one message: its header, the target datatype's description, and the origin's
  * data packed by the segment engine. So it has either gone or failed as a whole, and the origin
  * buffer may be reused as soon as the call returns. An operation with an answer (get, the
  * fetching accumulates) first posts the receive of the answer into the result buffer, with the
@@ -249,20 +250,59 @@ static int pack_origin(void *data, const void *arg)
     return err;
 }
 
+/* o, done by the origin itself on a window in shared memory (rma.h): puts and gets are copies
+ * between the two typed buffers; accumulates pack the origin data, then read the old values
+ * and combine under the target's accumulate lock, so that they are atomic with respect to each
+ * other as the message path's are. */
+static int direct(MPIR_Rma *r, const Rma_op *o, MPI_Aint offset)
+{
+    char *where = r->bases[o->target] + offset;
+    if (o->kind == RMA_PUT)
+        return MPIR_Localcopy(o->origin, o->origin_count, o->origin_type, where, o->target_count, o->target_type);
+    if (o->kind == RMA_GET)
+        return MPIR_Localcopy(where, o->target_count, o->target_type, o->result, o->result_count, o->result_type);
+    MPI_Count bytes = o->target_count * MPID_Datatype_get(o->target_type)->size;
+    MPI_Count need = !o->origin ? 0 : o->compare ? 2 * bytes : bytes;
+    char small[256], *packed = small;
+    if ((size_t) need > sizeof small && !(packed = malloc((size_t) need)))
+        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory for an accumulate of %lld bytes", (long long) need);
+    int err = o->origin ? pack_origin(packed, o) : MPI_SUCCESS;
+    if (err == MPI_SUCCESS) {
+        _Atomic int *lock = &r->control[o->target].accumulate;
+        MPIR_Rma_spin_lock(lock);
+        if (o->result)
+            err = MPIR_Localcopy(where, o->target_count, o->target_type, o->result, o->result_count,
+                                 o->result_type);
+        if (err == MPI_SUCCESS && o->kind == RMA_CAS) {
+            if (memcmp(where, packed + bytes, (size_t) bytes) == 0)     /* packed: origin, compare */
+                memcpy(where, packed, (size_t) bytes);
+        } else if (err == MPI_SUCCESS && o->origin) {
+            err = MPIR_Op_apply_packed(packed, where, o->target_count, o->target_type, o->op);
+        }
+        MPIR_Rma_spin_unlock(lock);
+    }
+    if (packed != small)
+        free(packed);
+    return err;
+}
+
+/* A request complete from the start, for the user. */
+static int done_request(MPI_Request *user_req)
+{
+    MPIR_Request *done = MPIR_Request_create(MPIR_REQUEST_GENERALIZED);
+    if (!done)
+        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory or of request handles");
+    atomic_store(&done->complete, 1);
+    *user_req = MPIR_Object_handle(done);
+    return MPI_SUCCESS;
+}
+
 /* Issues o; *user_req (if asked for) completes when the operation is complete at the origin. */
 static int issue(MPI_Win win, Rma_op *o, MPI_Request *user_req)
 {
     MPIR_Rma *r = MPIR_Win_lookup(win)->rma;
-    if (o->target == MPI_PROC_NULL) {
-        if (user_req) {
-            MPIR_Request *done = MPIR_Request_create(MPIR_REQUEST_GENERALIZED);
-            if (!done)
-                return MPIR_Err(MPI_ERR_NO_MEM, "out of memory or of request handles");
-            atomic_store(&done->complete, 1);
-            *user_req = MPIR_Object_handle(done);
-        }
-        return MPI_SUCCESS;
-    }
+    if (o->target == MPI_PROC_NULL)
+        return user_req ? done_request(user_req) : MPI_SUCCESS;
     int err = check_target(r, o->target, user_req != NULL);
     if (err)
         return err;
@@ -279,6 +319,12 @@ static int issue(MPI_Win win, Rma_op *o, MPI_Request *user_req)
     MPI_Aint offset = 0;
     if ((err = check_range(r, o->target, o->disp, o->target_count, o->target_type, &offset)) != MPI_SUCCESS)
         return err;
+
+    if (r->direct) {
+        if ((err = direct(r, o, offset)) != MPI_SUCCESS)
+            return err;
+        return user_req ? done_request(user_req) : MPI_SUCCESS;
+    }
 
     const MPID_Datatype *t = MPID_Datatype_get(o->target_type);
     Rma_header h = { .kind = o->kind, .op = o->op, .offset = offset, .count = o->target_count,
@@ -307,12 +353,8 @@ static int issue(MPI_Win win, Rma_op *o, MPI_Request *user_req)
         MPIR_Object_add_ref(answer);    /* the user's */
         *user_req = MPIR_Object_handle(answer);
     } else if (user_req) {
-        if (!sent) {    /* gone already: a request complete from the start */
-            sent = MPIR_Request_create(MPIR_REQUEST_GENERALIZED);
-            if (!sent)
-                return MPIR_Err(MPI_ERR_NO_MEM, "out of memory or of request handles");
-            atomic_store(&sent->complete, 1);
-        }
+        if (!sent)      /* gone already */
+            return done_request(user_req);
         *user_req = MPIR_Object_handle(sent);
     }
     pthread_mutex_lock(&r->lock);

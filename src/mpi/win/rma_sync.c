@@ -1,6 +1,8 @@
 /*
  * Synchronization of one-sided communication (MPI 4.1, 12.5): fences, locks, flushes, and
- * post/start/complete/wait (see rma.h for the messages they rest on).
+ * post/start/complete/wait (see rma.h for the messages they rest on). On a window in shared
+ * memory the operations are done when their calls return, and locks are words of the shared
+ * memory that origins take themselves.
  *
  * Completion at a target: a flush, an unlock, or (for a fence) a flush of every target the
  * origin touched, is a header the target acknowledges when it reaches it, so after every
@@ -87,9 +89,40 @@ int MPIR_Win_fence_impl(int assert, MPI_Win win)
 
 /* ---- locks ---- */
 
+/* The lock word of a window in shared memory: taken by compare and swap, waited for with the
+ * core given away (its holder may need it) and this process's own progress kept going. */
+static void lock_word(MPIR_Rma_control *c, int lock_type)
+{
+    for (;;) {
+        int v = atomic_load_explicit(&c->lock, memory_order_relaxed);
+        if (lock_type == MPI_LOCK_EXCLUSIVE ? v == 0 : v >= 0) {
+            int want = lock_type == MPI_LOCK_EXCLUSIVE ? -1 : v + 1;
+            if (atomic_compare_exchange_weak_explicit(&c->lock, &v, want, memory_order_acquire,
+                                                      memory_order_relaxed))
+                return;
+            continue;
+        }
+        MPID_Progress_test();
+        sched_yield();
+    }
+}
+
+static void unlock_word(MPIR_Rma_control *c, bool exclusive)
+{
+    if (exclusive)
+        atomic_store_explicit(&c->lock, 0, memory_order_release);
+    else
+        atomic_fetch_sub_explicit(&c->lock, 1, memory_order_release);
+}
+
 /* Sends the lock requests of ranks [lo, hi) and waits for the grants. */
 static int lock_range(MPIR_Rma *r, int lo, int hi, int lock_type)
 {
+    if (r->direct) {
+        for (int t = lo; t < hi; t++)
+            lock_word(&r->control[t], lock_type);
+        return MPI_SUCCESS;
+    }
     int err = MPI_SUCCESS;
     for (int t = lo; t < hi && err == MPI_SUCCESS; t++)
         err = MPIR_Rma_send_control(r, t, RMA_LOCK, lock_type);
@@ -97,8 +130,14 @@ static int lock_range(MPIR_Rma *r, int lo, int hi, int lock_type)
     return err ? err : werr;
 }
 
-static int unlock_range(MPIR_Rma *r, int lo, int hi, bool nocheck)
+static int unlock_range(MPIR_Rma *r, int lo, int hi, bool nocheck, bool exclusive)
 {
+    if (r->direct) {    /* the operations are done: only the lock goes */
+        atomic_thread_fence(memory_order_seq_cst);
+        for (int t = lo; t < hi && !nocheck; t++)
+            unlock_word(&r->control[t], exclusive);
+        return MPI_SUCCESS;
+    }
     int err = MPI_SUCCESS;
     for (int t = lo; t < hi && err == MPI_SUCCESS; t++) {
         pthread_mutex_lock(&r->lock);
@@ -131,7 +170,8 @@ int MPIR_Win_lock_impl(int lock_type, int rank, int assert, MPI_Win win)
     if (!(assert & MPI_MODE_NOCHECK) && (err = lock_range(r, rank, rank + 1, lock_type)) != MPI_SUCCESS)
         return err;
     pthread_mutex_lock(&r->lock);
-    r->locked[rank] = assert & MPI_MODE_NOCHECK ? RMA_LOCK_NOCHECK : RMA_LOCK_HELD;
+    r->locked[rank] = assert & MPI_MODE_NOCHECK ? RMA_LOCK_NOCHECK
+                    : lock_type == MPI_LOCK_EXCLUSIVE ? RMA_LOCK_EXCLUSIVE : RMA_LOCK_HELD;
     pthread_mutex_unlock(&r->lock);
     return MPI_SUCCESS;
 }
@@ -146,7 +186,8 @@ int MPIR_Win_unlock_impl(int rank, MPI_Win win)
         return err;
     if (!r->locked[rank])
         return MPIR_Err(MPI_ERR_RMA_SYNC, "the window is not locked at rank %d by this process", rank);
-    err = unlock_range(r, rank, rank + 1, r->locked[rank] == RMA_LOCK_NOCHECK);
+    err = unlock_range(r, rank, rank + 1, r->locked[rank] == RMA_LOCK_NOCHECK,
+                       r->locked[rank] == RMA_LOCK_EXCLUSIVE);
     pthread_mutex_lock(&r->lock);
     r->locked[rank] = RMA_LOCK_NONE;
     pthread_mutex_unlock(&r->lock);
@@ -174,7 +215,7 @@ int MPIR_Win_unlock_all_impl(MPI_Win win)
     MPIR_Rma *r = rma_of(win);
     if (!r->lock_all)
         return MPIR_Err(MPI_ERR_RMA_SYNC, "the window is not locked by MPI_Win_lock_all of this process");
-    int err = unlock_range(r, 0, r->nranks, r->lock_all == RMA_LOCK_NOCHECK);
+    int err = unlock_range(r, 0, r->nranks, r->lock_all == RMA_LOCK_NOCHECK, false);
     pthread_mutex_lock(&r->lock);
     r->lock_all = RMA_LOCK_NONE;
     pthread_mutex_unlock(&r->lock);

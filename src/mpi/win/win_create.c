@@ -68,15 +68,18 @@ void MPIR_Rma_free(MPIR_Rma *r)
     free(r->locked);
     free(r->in_access);
     free(r->exposure);
+    free(r->bases);
     free(r);
 }
 
-/* Builds the window record (collective over comm). On failure the caller keeps base.
+/* Builds the window record (collective over comm); local_err: this process failed before, and
+ * all will fail. On failure the caller keeps base.
  *
  * Everything this process needs is allocated first; then the processes agree on a context (all
  * fail if one did), make the private communicator, and exchange over comm their window sizes,
  * displacement units and whether they got this far, so that all succeed or all fail. */
-static int win_new(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, int flavor, MPI_Win *win)
+static int win_new(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, int flavor, int local_err,
+                   MPI_Win *win)
 {
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
     int err = check_args(size, disp_unit, c);
@@ -86,7 +89,9 @@ static int win_new(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, int 
     MPIR_Win *w = MPIR_Pool_alloc(&win_pool);
     MPIR_Rma *r = NULL;
     MPI_Aint *all = malloc((size_t) n * 3 * sizeof *all);
-    if (!w || !all)
+    if (local_err)
+        err = local_err;
+    else if (!w || !all)
         err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory or of window handles");
     else
         err = MPIR_Rma_new(n, &r);
@@ -138,20 +143,62 @@ static int win_new(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, int 
 int MPIR_Win_create_impl(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     (void) info;
-    return win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, win);
+    return win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, MPI_SUCCESS, win);
 }
 
-/* baseptr is really a void **: it receives the address of the memory, which the window owns. */
+/* A window whose memory is in shared memory (win_shared.c), parts aligned to align: origins
+ * reach it directly. baseptr is really a void **: it receives this process's part. */
+static int shared_window(MPI_Aint size, int disp_unit, size_t align, int flavor, MPI_Comm comm, void *baseptr,
+                         MPI_Win *win)
+{
+    int err = check_args(size, disp_unit, MPIR_Comm_lookup(comm));
+    if (err != MPI_SUCCESS)
+        return err;
+    void *segment;
+    size_t length;
+    MPI_Aint *offsets;
+    if ((err = MPIR_Win_shared_segment(comm, size, align, &segment, &length, &offsets)) != MPI_SUCCESS)
+        return err;
+    int rank = MPIR_Comm_lookup(comm)->rank, n = MPIR_Comm_lookup(comm)->size;
+    char **bases = malloc((size_t) n * sizeof *bases);
+    err = bases ? MPI_SUCCESS : MPIR_Err(MPI_ERR_NO_MEM, "out of memory for the shared window's addresses");
+    /* win_new's collective agreement carries this process's failure to the others */
+    if ((err = win_new(comm, (char *) segment + offsets[rank], size, disp_unit, flavor, err, win)) != MPI_SUCCESS) {
+        free(offsets);
+        free(bases);
+        MPIR_Win_shared_segment_free(segment, length);
+        return err;
+    }
+    MPIR_Win *w = MPIR_Win_lookup(*win);
+    for (int i = 0; i < n; i++)
+        bases[i] = (char *) segment + offsets[i];
+    free(offsets);
+    w->shared_segment = segment;
+    w->shared_length = length;
+    w->rma->bases = bases;
+    w->rma->control = segment;
+    w->rma->direct = true;
+    *(void **) baseptr = w->base;
+    return MPI_SUCCESS;
+}
+
+/* baseptr is really a void **: it receives the address of the memory, which the window owns. In
+ * shared memory, unless the info asks for an alignment beyond a page, or LOOM_RMA_DIRECT=0 (tests:
+ * the message path over such memory too). */
 int MPIR_Win_allocate_impl(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                            MPI_Win *win)
 {
     if (size < 0)   /* MPI_ERR_SIZE, as for MPI_Win_create, before MPI_Alloc_mem would say MPI_ERR_ARG */
         return MPIR_Err(MPI_ERR_SIZE, "size is %ld, must be non-negative", (long) size);
+    size_t align = MPIR_Alloc_mem_alignment(info);
+    const char *direct = getenv("LOOM_RMA_DIRECT");
+    if (align <= 4096 && !(direct && strcmp(direct, "0") == 0))
+        return shared_window(size, disp_unit, align, MPI_WIN_FLAVOR_ALLOCATE, comm, baseptr, win);
     void *base;
     int err = MPIR_Alloc_mem_impl(size, info, &base);     /* honours mpi_minimum_memory_alignment */
     if (err != MPI_SUCCESS)
         return err;
-    err = win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, win);
+    err = win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, MPI_SUCCESS, win);
     if (err != MPI_SUCCESS) {
         free(base);
         return err;
@@ -160,29 +207,12 @@ int MPIR_Win_allocate_impl(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm
     return MPI_SUCCESS;
 }
 
-/* baseptr as for MPI_Win_allocate; the memory is shared by the processes (win_shared.c). */
+/* The processes' parts contiguous, as the standard's default is. */
 int MPIR_Win_allocate_shared_impl(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                                   MPI_Win *win)
 {
     (void) info;
-    int err = check_args(size, disp_unit, MPIR_Comm_lookup(comm));
-    if (err != MPI_SUCCESS)
-        return err;
-    void *segment;
-    size_t length;
-    MPI_Aint offset = 0;
-    if ((err = MPIR_Win_shared_segment(comm, size, &segment, &length, &offset)) != MPI_SUCCESS)
-        return err;
-    char *base = (char *) segment + offset;
-    if ((err = win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_SHARED, win)) != MPI_SUCCESS) {
-        MPIR_Win_shared_segment_free(segment, length);
-        return err;
-    }
-    MPIR_Win *w = MPIR_Win_lookup(*win);
-    w->shared_segment = segment;
-    w->shared_length = length;
-    *(void **) baseptr = base;
-    return MPI_SUCCESS;
+    return shared_window(size, disp_unit, 1, MPI_WIN_FLAVOR_SHARED, comm, baseptr, win);
 }
 
 int MPIR_Win_free_impl(MPI_Win *win)
@@ -209,10 +239,10 @@ int MPIR_Win_free_impl(MPI_Win *win)
     MPIR_Rma_free(w->rma);
     MPIR_Win_release_errhandler(w);
     MPIR_Comm_release(w->comm);
-    if (w->flavor == MPI_WIN_FLAVOR_ALLOCATE)
-        free(w->base);
-    if (w->flavor == MPI_WIN_FLAVOR_SHARED)
+    if (w->shared_segment)
         MPIR_Win_shared_segment_free(w->shared_segment, w->shared_length);
+    else if (w->flavor == MPI_WIN_FLAVOR_ALLOCATE)
+        free(w->base);
     MPIR_Pool_free(&win_pool, w);
     *win = MPI_WIN_NULL;
     return MPI_SUCCESS;

@@ -1,14 +1,19 @@
 /*
- * Shared-memory windows (MPI_Win_allocate_shared, MPI_Win_shared_query).
+ * Windows in shared memory: the memory of MPI_Win_allocate_shared, and of MPI_Win_allocate, and
+ * MPI_Win_shared_query.
  *
  * Every process of a job runs on this machine, so any communicator may make one. The processes'
- * memory is one POSIX shared-memory object, laid out contiguously in rank order as the standard's
- * default asks (each part starts where the previous one ends; the info key
- * alloc_shared_noncontig changes nothing). The first process creates it and names it after its
- * process id and a number of its own, the name travels by broadcast, every process maps it, and
- * the name is removed once all have: the memory lives as long as a mapping does. Each process
- * maps it at an address of its own, so MPI_Win_shared_query answers with addresses in the
- * caller's mapping. One-sided operations on the window go through the window like any other.
+ * memory is one POSIX shared-memory object: a control area (a lock word and an accumulate lock
+ * per process, rma.h), then the processes' parts in rank order, each starting on the alignment
+ * asked for: 1 for MPI_Win_allocate_shared, whose parts are contiguous as the standard's default
+ * asks (the info key alloc_shared_noncontig changes nothing), the MPI_Alloc_mem alignment for
+ * MPI_Win_allocate. The first process creates the object and names it after its process id and
+ * a number of its own, the name travels by broadcast, every process maps it, and the name is
+ * removed once all have: the memory lives as long as a mapping does. Each process maps it at an
+ * address of its own, so MPI_Win_shared_query answers with addresses in the caller's mapping.
+ *
+ * Since every process reaches every part, one-sided operations on these windows are done by the
+ * origin itself (rma_ops.c, rma_sync.c: "direct" windows).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -30,7 +35,8 @@ static int agree(MPI_Comm comm, int err)
     return any ? MPIR_Err(MPI_ERR_OTHER, "another process failed to set up the shared window") : MPI_SUCCESS;
 }
 
-int MPIR_Win_shared_segment(MPI_Comm comm, MPI_Aint size, void **segment, size_t *length, MPI_Aint *offset)
+int MPIR_Win_shared_segment(MPI_Comm comm, MPI_Aint size, size_t align, void **segment, size_t *length,
+                            MPI_Aint **offsets)
 {
     const MPIR_Comm *c = MPIR_Comm_lookup(comm);
     int rank = c->rank, n = c->size;
@@ -41,20 +47,20 @@ int MPIR_Win_shared_segment(MPI_Comm comm, MPI_Aint size, void **segment, size_t
         return err;
     }
     err = MPIR_Allgather_impl(&size, 1, MPI_AINT, sizes, 1, MPI_AINT, comm);
-    MPI_Aint total = 0;
+    /* the control area, then the parts: sizes[] becomes their offsets */
+    MPI_Aint total = ((MPI_Aint) n * (MPI_Aint) sizeof(MPIR_Rma_control) + 4095) / 4096 * 4096;
     for (int i = 0; err == MPI_SUCCESS && i < n; i++) {
-        if (i == rank)
-            *offset = total;
-        if (__builtin_add_overflow(total, sizes[i], &total))
+        MPI_Aint part = sizes[i];
+        sizes[i] = total;
+        if (part > INT64_MAX - (MPI_Aint) align || __builtin_add_overflow(total, (part + (MPI_Aint) align - 1) /
+                                                                           (MPI_Aint) align * (MPI_Aint) align, &total))
             err = MPIR_Err(MPI_ERR_SIZE, "the shared window's sizes add up to more than 2^63 bytes");
     }
-    free(sizes);
-
     /* the first process creates the object: its name from the process id and a count */
     static _Atomic unsigned serial;
     int name_id[2] = { (int) getpid(), (int) atomic_fetch_add(&serial, 1) };
     char name[64];
-    size_t len = total > 0 ? (size_t) total : 1;
+    size_t len = (size_t) total;
     int fd = -1;
     if (err == MPI_SUCCESS && rank == 0) {
         snprintf(name, sizeof name, "/loom-win-%d-%d", name_id[0], name_id[1]);
@@ -82,10 +88,12 @@ int MPIR_Win_shared_segment(MPI_Comm comm, MPI_Aint size, void **segment, size_t
     if (all != MPI_SUCCESS) {
         if (mem != MAP_FAILED)
             munmap(mem, len);
+        free(sizes);
         return all;
     }
     *segment = mem;
     *length = len;
+    *offsets = sizes;
     return MPI_SUCCESS;
 }
 
@@ -114,11 +122,8 @@ int MPIR_Win_shared_query_impl(MPI_Win win, int rank, MPI_Aint *size, int *disp_
         *(void **) baseptr = NULL;
         return MPI_SUCCESS;
     }
-    MPI_Aint offset = 0;
-    for (int i = 0; i < target; i++)
-        offset += r->sizes[i];
     *size = r->sizes[target];
     *disp_unit = r->disp_units[target];
-    *(void **) baseptr = (char *) w->shared_segment + offset;
+    *(void **) baseptr = r->bases[target];
     return MPI_SUCCESS;
 }

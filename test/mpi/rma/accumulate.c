@@ -30,6 +30,7 @@
  * it "cannot be used in MPI_ACCUMULATE"). Run with 2 and 4 processes.
  */
 #include "mtest.h"
+#include "rma_window.h"
 #include <complex.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -163,7 +164,7 @@ static void all_operations(void)
     accmem *mem = malloc(sizeof *mem), *orig = malloc((size_t) size * sizeof *orig), *want = malloc(sizeof *want);
     fill(mem, -1, rank);
     MPI_Win win;
-    CHECK_MPI(MPI_Win_create(mem, sizeof *mem, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    rma_window((void **) &mem, sizeof *mem, 1, &win);
     static const MPI_Op uops[3] = {MPI_BAND, MPI_BOR, MPI_BXOR}, dops[4] = {MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN};
     CHECK_MPI(MPI_Win_fence(MPI_MODE_NOPRECEDE, win));
     for (int t = 0; t < size; t++) {
@@ -255,7 +256,7 @@ static void all_operations(void)
     CHECK(ok, "MPI_REPLACE from every rank left %lld, not one of the values written", mem->everyone);
 
     CHECK_MPI(MPI_Win_free(&win));
-    free(mem);
+    rma_free_mem(mem);
     free(orig);
     free(want);
 }
@@ -274,7 +275,7 @@ static void derived_types(void)
     for (int i = 0; i < 7 * K; i++)
         mem[i] = 10000 * rank + i;
     MPI_Win win;
-    CHECK_MPI(MPI_Win_create(mem, 7 * K * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    rma_window((void **) &mem, 7 * K * sizeof(int), sizeof(int), &win);
 
     MPI_Datatype stride3, pairs6, pair, every2;
     MPI_Type_vector(2 * K, 1, 3, MPI_INT, &stride3);
@@ -325,7 +326,7 @@ static void derived_types(void)
     MPI_Type_free(&pairs6);
     MPI_Type_free(&pair);
     MPI_Type_free(&every2);
-    free(mem);
+    rma_free_mem(mem);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -362,7 +363,7 @@ static void fetching(void)
         mem->slots64[s] = -((int64_t) 1 << 40);
     }
     MPI_Win win;
-    CHECK_MPI(MPI_Win_create(mem, sizeof *mem, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    rma_window((void **) &mem, sizeof *mem, 1, &win);
     MPI_Datatype even;
     MPI_Type_vector(E, 1, 2, MPI_INT, &even);
     MPI_Type_commit(&even);
@@ -523,7 +524,7 @@ static void fetching(void)
     free(alld);
     free(allcas);
     free(allcas64);
-    free(mem);
+    rma_free_mem(mem);
 }
 
 int main(int argc, char **argv)

@@ -17,6 +17,7 @@
  * Run with 2 and 4 processes.
  */
 #include "mtest.h"
+#include "rma_window.h"
 #include <stddef.h>
 
 #define MAXR 32
@@ -239,7 +240,7 @@ int main(int argc, char **argv)
     prev = (rank + size - 1) % size;
     next = (rank + 1) % size;
     mem = calloc(1, sizeof *mem);
-    CHECK_MPI(MPI_Win_create(mem, sizeof *mem, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    rma_window((void **) &mem, sizeof *mem, 1, &win);
     CHECK_MPI(MPI_Win_get_group(win, &wgroup));
 
     ring();
@@ -250,6 +251,6 @@ int main(int argc, char **argv)
 
     MPI_Group_free(&wgroup);
     CHECK_MPI(MPI_Win_free(&win));
-    free(mem);
+    rma_free_mem(mem);
     return MTest_Finalize();
 }
