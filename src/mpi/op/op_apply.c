@@ -11,7 +11,8 @@
  *      derived types of E) are reduced in place.
  *   3. Other buffers are reduced in chunks: pack a chunk of each buffer with the segment engine,
  *      reduce the packed elements (a pair type whose packed form differs from its C layout, like
- *      MPI_DOUBLE_INT, is first spread to that layout), unpack the result into inout.
+ *      MPI_DOUBLE_INT, is first spread to that layout), unpack the result into inout. When in is
+ *      packed already (one-sided accumulates), inout is reduced in place, run by run.
  */
 #include "mpiimpl.h"
 #include "mpir_impl_proto.h"
@@ -156,6 +157,33 @@ static int apply_chunked(MPIR_Op_kernel *kernel, MPI_Datatype el, const void *in
     return err;
 }
 
+/* Step 3 when in is packed already and the elements are basic types without gaps: the kernel
+ * combines each run of inout's elements (the segment's iov) with the next stretch of in, in
+ * place, with no copy of inout. */
+static int apply_runs(MPIR_Op_kernel *kernel, MPI_Aint el_size, const char *in, void *inout, MPI_Count count,
+                      MPI_Datatype type)
+{
+    MPID_Segment seg;
+    int err = MPID_Segment_init(&seg, inout, count, type);
+    if (err)
+        return err;
+    MPI_Count total = count * MPID_Datatype_get(type)->size;
+    MPID_Iov runs[64];
+    for (MPI_Count first = 0; first < total && err == MPI_SUCCESS;) {
+        MPI_Count last = total, n = 0;
+        err = MPID_Segment_to_iov(&seg, first, &last, runs, 64, &n);
+        if (err == MPI_SUCCESS && last == first)
+            err = MPIR_Err(MPI_ERR_INTERN, "no run of the reduction's buffer at byte %lld", (long long) first);
+        for (MPI_Count k = 0; err == MPI_SUCCESS && k < n; k++) {
+            kernel(in, runs[k].base, runs[k].len / el_size);
+            in += runs[k].len;
+        }
+        first = last;
+    }
+    MPID_Segment_free(&seg);
+    return err;
+}
+
 /* inout = in op inout; in is a typed buffer of (count, type), or with in_packed its packed stream. */
 static int apply(const void *in, bool in_packed, void *inout, MPI_Count count, MPI_Datatype type, MPI_Op op)
 {
@@ -192,6 +220,9 @@ static int apply(const void *in, bool in_packed, void *inout, MPI_Count count, M
                count * (dt->size / e->size));
         return MPI_SUCCESS;
     }
+    /* a basic element lies whole in one run; a pair type's halves might not */
+    if (in_packed && el_dense && op != MPI_MINLOC && op != MPI_MAXLOC)
+        return apply_runs(kernel, e->size, in, inout, count, type);
     return apply_chunked(kernel, el, in, in_packed, inout, count, type);
 }
 

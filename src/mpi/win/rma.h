@@ -70,7 +70,8 @@ typedef struct {
 typedef struct {
     MPIR_Request *req;
     int target;
-    void *buf;              /* freed with it: a header */
+    void *buf;              /* freed with it: a message, or an acknowledgement's error class */
+    bool ack;               /* buf is an acknowledgement: an error class the target reports */
 } Rma_pending;
 
 struct MPIR_Target_op;
@@ -85,6 +86,8 @@ typedef struct MPIR_Rma {
     /* direct: the window is in shared memory (win_shared.c), and origins reach every process's
      * part at bases[rank] themselves; the operations are done when their call returns */
     bool direct;
+    bool dynamic;           /* MPI_Win_create_dynamic: displacements are addresses at the target,
+                               checked there against the memory attached */
     char **bases;
     MPIR_Rma_control *control;
 
@@ -108,6 +111,11 @@ typedef struct MPIR_Rma {
     int exclusive;                  /* the origin holding the exclusive lock, or -1 */
     int shared;                     /* origins holding the shared lock */
     struct MPIR_Lock_wait *waiting, *waiting_tail;
+    int *failed;            /* per origin: the error class of an operation it could not have done
+                               (dynamic windows: outside the memory attached), for its next
+                               acknowledgement; NULL until one fails */
+    struct MPIR_Attached *attached;     /* dynamic windows: the memory attached, in no order */
+    size_t nattached, capattached;
     Rma_pending *replies;           /* answers in flight, with their buffers */
     size_t nreplies, capreplies;
     struct MPIR_Rma *next;          /* windows with one-sided state */
@@ -140,7 +148,16 @@ int MPIR_Rma_type_describe(MPI_Datatype type, int64_t **words, size_t *nwords, i
  * a stack for its depth. */
 int MPIR_Rma_type_rebuild(const int64_t *words, size_t nwords, int depth, MPI_Datatype *type);
 
+/* A piece of memory attached to a dynamic window (MPI_Win_attach). */
+typedef struct MPIR_Attached {
+    char *base;
+    MPI_Aint size;
+} MPIR_Attached;
+
 /* ---- rma_target.c ---- */
+/* MPI_Win_attach and MPI_Win_detach: under the target lock, since the hook reads the list. */
+int MPIR_Rma_attach(MPIR_Rma *r, void *base, MPI_Aint size);
+int MPIR_Rma_detach(MPIR_Rma *r, const void *base);
 /* Registers the window with the progress hook (at creation) and takes it off (at free, after
  * the closing barrier: its answers still in flight are waited for). */
 void MPIR_Rma_target_attach(MPIR_Rma *r);

@@ -32,7 +32,7 @@ static int wait_request(MPIR_Request *req)
 
 /* Records req (NULL: done already) with buf, freed when it completes. Without memory for the
  * record, waits for it at once. */
-static int add_pending(MPIR_Rma *r, MPIR_Request *req, int target, void *buf)
+static int add_pending_as(MPIR_Rma *r, MPIR_Request *req, int target, void *buf, bool ack)
 {
     if (!req) {
         free(buf);
@@ -47,9 +47,23 @@ static int add_pending(MPIR_Rma *r, MPIR_Request *req, int target, void *buf)
         return err;
     }
     r->pending = p;
-    r->pending[r->npending++] = (Rma_pending) { req, target, buf };
+    r->pending[r->npending++] = (Rma_pending) { req, target, buf, ack };
     pthread_mutex_unlock(&r->lock);
     return MPI_SUCCESS;
+}
+
+static int add_pending(MPIR_Rma *r, MPIR_Request *req, int target, void *buf)
+{
+    return add_pending_as(r, req, target, buf, false);
+}
+
+/* The error an acknowledgement from target reports, if any. */
+static int acknowledged(int target, const int *errclass)
+{
+    if (*errclass == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    return MPIR_Err(*errclass, "a one-sided operation to process %d reached outside the memory attached to "
+                    "its dynamic window, and was not done", target);
 }
 
 int MPIR_Rma_wait_pending(MPIR_Rma *r, int target)
@@ -65,6 +79,8 @@ int MPIR_Rma_wait_pending(MPIR_Rma *r, int target)
         r->pending[i] = r->pending[--r->npending];     /* order does not matter for waiting */
         pthread_mutex_unlock(&r->lock);
         int err = wait_request(p.req);
+        if (err == MPI_SUCCESS && p.ack)
+            err = acknowledged(p.target, p.buf);
         free(p.buf);
         if (first == MPI_SUCCESS)
             first = err;
@@ -114,10 +130,15 @@ int MPIR_Rma_send_control(MPIR_Rma *r, int target, int kind, int lock_type)
 {
     Rma_header h = { .kind = kind, .lock_type = lock_type };
     MPIR_Request *ack = NULL;
+    int *errclass = NULL;       /* what the acknowledgement carries */
     if (kind == RMA_FLUSH || kind == RMA_LOCK || kind == RMA_UNLOCK) {
-        int err = MPID_Irecv(NULL, 0, MPI_BYTE, target, RMA_TAG_ACK, r->win->comm, 0, &ack);
-        if (err)
+        if (!(errclass = malloc(sizeof *errclass)))
+            return MPIR_Err(MPI_ERR_NO_MEM, "out of memory for an acknowledgement");
+        int err = MPID_Irecv(errclass, 1, MPI_INT, target, RMA_TAG_ACK, r->win->comm, 0, &ack);
+        if (err) {
+            free(errclass);
             return err;
+        }
     }
     int err = send_message(r, target, &h, NULL, 0, 0, NULL, NULL, NULL);
     if (err) {
@@ -125,9 +146,10 @@ int MPIR_Rma_send_control(MPIR_Rma *r, int target, int kind, int lock_type)
             MPID_Cancel_recv(ack);
             wait_request(ack);
         }
+        free(errclass);
         return err;
     }
-    return add_pending(r, ack, target, NULL);
+    return add_pending_as(r, ack, target, errclass, true);
 }
 
 /* ---- checks ---- */
@@ -316,8 +338,9 @@ static int issue(MPI_Win win, Rma_op *o, MPI_Request *user_req)
         return err;
     if ((o->kind == RMA_ACC || o->kind == RMA_GET_ACC) && (err = check_op(o->op, o->target_type)) != MPI_SUCCESS)
         return err;
-    MPI_Aint offset = 0;
-    if ((err = check_range(r, o->target, o->disp, o->target_count, o->target_type, &offset)) != MPI_SUCCESS)
+    MPI_Aint offset = o->disp;     /* dynamic windows: an address, checked by the target */
+    if (!r->dynamic &&
+        (err = check_range(r, o->target, o->disp, o->target_count, o->target_type, &offset)) != MPI_SUCCESS)
         return err;
 
     if (r->direct) {

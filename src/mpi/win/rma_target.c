@@ -54,9 +54,82 @@ static bool answer(MPIR_Rma *r, int source, int tag, const void *buf, MPI_Count 
     return true;
 }
 
+/* An acknowledgement carries the error class of an operation from source that failed since the
+ * last one (MPI_SUCCESS if none). */
 static bool acknowledge(MPIR_Rma *r, int source)
 {
-    return answer(r, source, RMA_TAG_ACK, NULL, 0, MPI_BYTE, NULL);
+    int *errclass = malloc(sizeof *errclass);
+    if (!errclass)
+        return false;
+    *errclass = r->failed ? r->failed[source] : MPI_SUCCESS;
+    if (!answer(r, source, RMA_TAG_ACK, errclass, 1, MPI_INT, errclass)) {
+        free(errclass);
+        return false;
+    }
+    if (r->failed)
+        r->failed[source] = MPI_SUCCESS;
+    return true;
+}
+
+/* Dynamic windows: whether [where + lo, where + hi) lies in one piece of attached memory. */
+static bool attached(const MPIR_Rma *r, const char *where, const MPID_Datatype *t, MPI_Count count)
+{
+    if (count == 0 || t->size == 0)
+        return true;
+    MPI_Aint span = (count - 1) * t->extent;
+    uintptr_t lo = (uintptr_t) where + (uintptr_t) (t->true_lb + (span < 0 ? span : 0));
+    uintptr_t hi = (uintptr_t) where + (uintptr_t) (t->true_ub + (span > 0 ? span : 0));
+    for (size_t i = 0; i < r->nattached; i++) {
+        uintptr_t b = (uintptr_t) r->attached[i].base;
+        if (lo >= b && hi <= b + (uintptr_t) r->attached[i].size && lo <= hi)
+            return true;
+    }
+    return false;
+}
+
+/* Records that an operation from source failed with errclass; false without memory to. */
+static bool fail(MPIR_Rma *r, int source, int errclass)
+{
+    if (!r->failed && !(r->failed = calloc((size_t) r->nranks, sizeof *r->failed)))
+        return false;
+    r->failed[source] = errclass;
+    return true;
+}
+
+int MPIR_Rma_attach(MPIR_Rma *r, void *base, MPI_Aint size)
+{
+    if (size < 0)
+        return MPIR_Err(MPI_ERR_SIZE, "size is %ld, must be non-negative", (long) size);
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&target_lock);
+    for (size_t i = 0; i < r->nattached && err == MPI_SUCCESS; i++) {
+        const MPIR_Attached *a = &r->attached[i];
+        if ((char *) base < a->base + a->size && a->base < (char *) base + size)
+            err = MPIR_Err(MPI_ERR_RMA_ATTACH, "the memory [%p, +%ld) overlaps memory attached before ([%p, +%ld))",
+                           base, (long) size, (void *) a->base, (long) a->size);
+    }
+    MPIR_Attached *list = err ? NULL : MPIR_Array_reserve(r->attached, &r->capattached, r->nattached, sizeof *list);
+    if (!err && !list)
+        err = MPIR_Err(MPI_ERR_NO_MEM, "out of memory attaching memory to the window");
+    if (!err) {
+        r->attached = list;
+        r->attached[r->nattached++] = (MPIR_Attached) { base, size };
+    }
+    pthread_mutex_unlock(&target_lock);
+    return err;
+}
+
+int MPIR_Rma_detach(MPIR_Rma *r, const void *base)
+{
+    bool found = false;
+    pthread_mutex_lock(&target_lock);
+    for (size_t i = 0; i < r->nattached && !found; i++)
+        if (r->attached[i].base == base) {
+            r->attached[i] = r->attached[--r->nattached];
+            found = true;
+        }
+    pthread_mutex_unlock(&target_lock);
+    return found ? MPI_SUCCESS : MPIR_Err(MPI_ERR_RMA_ATTACH, "no memory attached to the window starts at %p", base);
 }
 
 /* Drops the answers that have gone. */
@@ -162,7 +235,18 @@ static bool apply(MPIR_Rma *r, Target_op *t)
     const char *data = NULL;
     if (target_type(&h, t->msg, t->len, &type, &data) != MPI_SUCCESS)
         return false;   /* out of memory rebuilding it: again on the next pass */
-    char *where = (char *) r->win->base + h.offset;
+    /* integer arithmetic: a dynamic window's base is MPI_BOTTOM, its offsets addresses */
+    char *where = (char *) ((uintptr_t) r->win->base + (uintptr_t) h.offset);
+    if (r->dynamic && !attached(r, where, MPID_Datatype_get(type), h.count)) {
+        /* not done; the origin learns it at its next flush or unlock, and an answer it waits for
+         * comes empty */
+        bool noted = fail(r, t->source, MPI_ERR_RMA_RANGE);
+        if (noted && (h.kind == RMA_GET || h.kind == RMA_GET_ACC || h.kind == RMA_CAS))
+            noted = answer(r, t->source, RMA_TAG_REPLY, NULL, 0, MPI_BYTE, NULL);
+        if (!MPID_Datatype_is_builtin(type))
+            MPIR_Type_free_impl(&type);
+        return noted;
+    }
     bool done = true;
     switch (h.kind) {
     case RMA_PUT:
@@ -316,4 +400,6 @@ void MPIR_Rma_target_detach(MPIR_Rma *r)
         r->waiting = w->next;
         free(w);
     }
+    free(r->failed);
+    free(r->attached);
 }

@@ -1,6 +1,7 @@
 /*
- * Window objects: MPI_Win_create, MPI_Win_allocate, MPI_Win_allocate_shared (its memory:
- * win_shared.c), MPI_Win_free, MPI_Win_get_group.
+ * Window objects: MPI_Win_create, MPI_Win_allocate, MPI_Win_allocate_shared (their memory in
+ * shared memory: win_shared.c), MPI_Win_create_dynamic with MPI_Win_attach and MPI_Win_detach,
+ * MPI_Win_free, MPI_Win_get_group, and the info hints.
  *
  * A window works on a private copy of the user's communicator: the same group on a context of its
  * own, so one-sided traffic can never match the user's messages, and still valid after the user
@@ -78,8 +79,8 @@ void MPIR_Rma_free(MPIR_Rma *r)
  * Everything this process needs is allocated first; then the processes agree on a context (all
  * fail if one did), make the private communicator, and exchange over comm their window sizes,
  * displacement units and whether they got this far, so that all succeed or all fail. */
-static int win_new(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, int flavor, int local_err,
-                   MPI_Win *win)
+static int win_new(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, int flavor, MPI_Info info,
+                   int local_err, MPI_Win *win)
 {
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
     int err = check_args(size, disp_unit, c);
@@ -107,8 +108,10 @@ static int win_new(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, int 
     int local = MPIR_Comm_new(c, c->local_group, ctx, &wc);
     if (local != MPI_SUCCESS)
         MPIR_Context_free(ctx);
-    else
+    else {
         wc->is_internal = 1;    /* no user handle: not the user's to free, nor a leak */
+        local = MPIR_Comm_info_merge(wc, info);     /* the window's hints (MPI_Win_get_info) */
+    }
     MPI_Aint mine[3] = { size, disp_unit, local != MPI_SUCCESS };
     err = MPIR_Allgather_impl(mine, 3, MPI_AINT, all, 3, MPI_AINT, comm);
     for (int i = 0; err == MPI_SUCCESS && i < n; i++) {
@@ -139,17 +142,57 @@ static int win_new(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, int 
     return MPI_SUCCESS;
 }
 
-/* The info hints change nothing yet; they are valid or MPI_INFO_NULL (the binding checked). */
 int MPIR_Win_create_impl(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    (void) info;
-    return win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, MPI_SUCCESS, win);
+    return win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, info, MPI_SUCCESS, win);
+}
+
+/* Its memory is attached later: base MPI_BOTTOM, displacements are addresses (rma_target.c). */
+int MPIR_Win_create_dynamic_impl(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    int err = win_new(comm, MPI_BOTTOM, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, info, MPI_SUCCESS, win);
+    if (err == MPI_SUCCESS)
+        MPIR_Win_lookup(*win)->rma->dynamic = true;
+    return err;
+}
+
+static int check_dynamic(MPIR_Win *w)
+{
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        return MPIR_Err(MPI_ERR_RMA_FLAVOR, "memory is attached to windows of MPI_Win_create_dynamic only");
+    return MPI_SUCCESS;
+}
+
+int MPIR_Win_attach_impl(MPI_Win win, void *base, MPI_Aint size)
+{
+    MPIR_Win *w = MPIR_Win_lookup(win);
+    int err = check_dynamic(w);
+    return err ? err : MPIR_Rma_attach(w->rma, base, size);
+}
+
+int MPIR_Win_detach_impl(MPI_Win win, const void *base)
+{
+    MPIR_Win *w = MPIR_Win_lookup(win);
+    int err = check_dynamic(w);
+    return err ? err : MPIR_Rma_detach(w->rma, base);
+}
+
+/* A window's hints are kept by its private communicator (comm_info.c): none changes how it
+ * behaves, and MPI_Win_get_info returns them as they were set. */
+int MPIR_Win_set_info_impl(MPI_Win win, MPI_Info info)
+{
+    return MPIR_Comm_info_merge(MPIR_Win_lookup(win)->comm, info);
+}
+
+int MPIR_Win_get_info_impl(MPI_Win win, MPI_Info *info_used)
+{
+    return MPIR_Comm_get_info_impl(MPIR_Comm_handle(MPIR_Win_lookup(win)->comm), info_used);
 }
 
 /* A window whose memory is in shared memory (win_shared.c), parts aligned to align: origins
  * reach it directly. baseptr is really a void **: it receives this process's part. */
-static int shared_window(MPI_Aint size, int disp_unit, size_t align, int flavor, MPI_Comm comm, void *baseptr,
-                         MPI_Win *win)
+static int shared_window(MPI_Aint size, int disp_unit, size_t align, int flavor, MPI_Info info, MPI_Comm comm,
+                         void *baseptr, MPI_Win *win)
 {
     int err = check_args(size, disp_unit, MPIR_Comm_lookup(comm));
     if (err != MPI_SUCCESS)
@@ -163,7 +206,8 @@ static int shared_window(MPI_Aint size, int disp_unit, size_t align, int flavor,
     char **bases = malloc((size_t) n * sizeof *bases);
     err = bases ? MPI_SUCCESS : MPIR_Err(MPI_ERR_NO_MEM, "out of memory for the shared window's addresses");
     /* win_new's collective agreement carries this process's failure to the others */
-    if ((err = win_new(comm, (char *) segment + offsets[rank], size, disp_unit, flavor, err, win)) != MPI_SUCCESS) {
+    if ((err = win_new(comm, (char *) segment + offsets[rank], size, disp_unit, flavor, info, err, win))
+        != MPI_SUCCESS) {
         free(offsets);
         free(bases);
         MPIR_Win_shared_segment_free(segment, length);
@@ -193,12 +237,12 @@ int MPIR_Win_allocate_impl(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm
     size_t align = MPIR_Alloc_mem_alignment(info);
     const char *direct = getenv("LOOM_RMA_DIRECT");
     if (align <= 4096 && !(direct && strcmp(direct, "0") == 0))
-        return shared_window(size, disp_unit, align, MPI_WIN_FLAVOR_ALLOCATE, comm, baseptr, win);
+        return shared_window(size, disp_unit, align, MPI_WIN_FLAVOR_ALLOCATE, info, comm, baseptr, win);
     void *base;
     int err = MPIR_Alloc_mem_impl(size, info, &base);     /* honours mpi_minimum_memory_alignment */
     if (err != MPI_SUCCESS)
         return err;
-    err = win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, MPI_SUCCESS, win);
+    err = win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, info, MPI_SUCCESS, win);
     if (err != MPI_SUCCESS) {
         free(base);
         return err;
@@ -211,8 +255,7 @@ int MPIR_Win_allocate_impl(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm
 int MPIR_Win_allocate_shared_impl(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                                   MPI_Win *win)
 {
-    (void) info;
-    return shared_window(size, disp_unit, 1, MPI_WIN_FLAVOR_SHARED, comm, baseptr, win);
+    return shared_window(size, disp_unit, 1, MPI_WIN_FLAVOR_SHARED, info, comm, baseptr, win);
 }
 
 int MPIR_Win_free_impl(MPI_Win *win)
