@@ -372,17 +372,18 @@ static int issue(MPI_Win win, Rma_op *o, MPI_Request *user_req)
         }
         return err;
     }
+    pthread_mutex_lock(&r->lock);
+    r->touched[o->target] = 1;      /* a flush must reach it */
+    pthread_mutex_unlock(&r->lock);
     if (answer && user_req) {
         MPIR_Object_add_ref(answer);    /* the user's */
         *user_req = MPIR_Object_handle(answer);
     } else if (user_req) {
-        if (!sent)      /* gone already */
-            return done_request(user_req);
-        *user_req = MPIR_Object_handle(sent);
+        if (sent)
+            *user_req = MPIR_Object_handle(sent);
+        else if ((err = done_request(user_req)) != MPI_SUCCESS)    /* gone already */
+            return err;
     }
-    pthread_mutex_lock(&r->lock);
-    r->touched[o->target] = 1;
-    pthread_mutex_unlock(&r->lock);
     return add_pending(r, answer, o->target, NULL);
 }
 

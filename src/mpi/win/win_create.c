@@ -268,13 +268,12 @@ int MPIR_Win_free_impl(MPI_Win *win)
         return MPIR_Err(MPI_ERR_WIN, "the window is already being freed (MPI_Win_free called from one "
                         "of its attribute delete callbacks)");
     /* 1. Synchronize first: a failing delete callback below then leaves this process's window in
-     *    place (the call fails) without leaving the others waiting in a barrier. */
-    int err = MPIR_Barrier_impl(MPIR_Comm_handle(w->comm));
-    if (err != MPI_SUCCESS)
-        return err;
+     *    place (the call fails) without leaving the others waiting in a barrier. A barrier that
+     *    failed here (it took part all the same) still frees the window, and the call reports it. */
+    int barrier_err = MPIR_Barrier_impl(MPIR_Comm_handle(w->comm));
     /* 2. Attributes go while the handle is still valid: their delete callbacks receive it. */
     w->is_being_freed = 1;
-    err = MPIR_Attr_delete_all(&w->attributes, *win);
+    int err = MPIR_Attr_delete_all(&w->attributes, *win);
     w->is_being_freed = 0;
     if (err != MPI_SUCCESS)
         return err;
@@ -288,7 +287,7 @@ int MPIR_Win_free_impl(MPI_Win *win)
         free(w->base);
     MPIR_Pool_free(&win_pool, w);
     *win = MPI_WIN_NULL;
-    return MPI_SUCCESS;
+    return barrier_err;
 }
 
 int MPIR_Win_get_group_impl(MPI_Win win, MPI_Group *group)

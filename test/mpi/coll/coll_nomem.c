@@ -9,7 +9,7 @@
  * that goes on after an error must) and returns the first error. Blocking and nonblocking forms,
  * MPI_IN_PLACE, derived types, a user operation, the creation of communicators (dup, split,
  * create, idup; and of intercommunicators: create, dup, split, create, merge), collectives on an
- * intercommunicator, and topologies with the neighbourhood collectives.
+ * intercommunicator, topologies with the neighbourhood collectives, and windows.
  */
 #include "nomem.h"
 
@@ -223,9 +223,35 @@ static int s_inter_coll(output *o)
     return rc;
 }
 
+/* A window in shared memory (MPI_Win_allocate: its creation agrees on failure like a
+ * communicator's), and one-sided operations whose results depend on no other rank's operations:
+ * a get of the next rank's memory, which it wrote itself before the fence, and an accumulate
+ * into this rank's own memory. (Operations on memory the user gave, MPI_Win_create, are applied
+ * by the target, which would wait for memory refused for good.) */
+static int s_rma(output *o)
+{
+    int rc = MPI_SUCCESS, *mem = NULL;
+    MPI_Win win = MPI_WIN_NULL;
+    fill();
+    ALL(MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, comm, &mem, &win));
+    if (win != MPI_WIN_NULL) {
+        MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+        for (int i = 0; i < N; i++)
+            mem[i] = in[i];
+        ALL(MPI_Win_fence(0, win));
+        ALL(MPI_Get(out, 1, vec, (rank + 1) % size, 0, 1, vec, win));
+        ALL(MPI_Accumulate(in + N, 2, MPI_INT, rank, 2, 2, MPI_INT, MPI_SUM, win));     /* not read by the get */
+        ALL(MPI_Win_fence(0, win));
+        memcpy(out + N, mem, N * sizeof(int));
+        ALL(MPI_Win_free(&win));
+    }
+    put(o, out, sizeof out);
+    return rc;
+}
+
 static const scenario scenarios[] = {
     { "rooted", s_rooted }, { "all", s_all }, { "nonblocking", s_nonblocking }, { "comms", s_comms },
-    { "inter", s_inter }, { "inter_coll", s_inter_coll }, { "topo", s_topo },
+    { "inter", s_inter }, { "inter_coll", s_inter_coll }, { "topo", s_topo }, { "rma", s_rma },
 };
 
 int main(int argc, char **argv)
