@@ -74,6 +74,7 @@ SCALARS = {
     'COUNT': ('int', 'MPI_Count', 'MPI_Count'),      # non-negative count
     'POLY': ('int', 'MPI_Count', 'MPI_Count'),       # signed integer that widens (stride, displacement)
     'ADDR': ('MPI_Aint', 'MPI_Count', 'MPI_Aint'),   # byte displacement that becomes MPI_Count in _c
+    'DISP_UNIT': ('int', 'MPI_Aint', 'MPI_Aint'),    # a window's displacement unit: MPI_Aint in _c
     'AINT': ('MPI_Aint', 'MPI_Aint', 'MPI_Aint'),
     'INT': ('int', 'int', 'int'),
     'DATATYPE': ('MPI_Datatype', 'MPI_Datatype', 'MPI_Datatype'),
@@ -120,6 +121,7 @@ POINTERS = {
     'AINT_OUT': ('MPI_Aint *', 'MPI_Aint *', 'MPI_Aint *', True),
     'ADDR_OUT': ('MPI_Aint *', 'MPI_Count *', 'MPI_Aint *', True),
     'COUNT_OUT': ('int *', 'MPI_Count *', 'MPI_Count *', True),   # MPI_UNDEFINED if it does not fit
+    'DISP_UNIT_OUT': ('int *', 'MPI_Aint *', 'MPI_Aint *', True),  # the same
     'COUNT_INOUT': ('int *', 'MPI_Count *', 'MPI_Count *', True),  # a position: in and out
     'ADDR_INOUT': ('MPI_Aint *', 'MPI_Count *', 'MPI_Aint *', True),
     'PTR_OUT': ('void *', 'void *', 'void *', True),
@@ -444,9 +446,9 @@ def emit_function(fn, suffix, large, out):
     widened = [p for p in fn.params if p.needs_widening(large)]
     for p in widened:
         body.append(f'    {(VECTORS if p.comm else ARRAYS)[p.kind][2]} *w_{p.name} = NULL;')
-    narrowed = [p for p in fn.params if p.kind in ('COUNT_OUT', 'COUNT_INOUT') and not large]
+    narrowed = [p for p in fn.params if p.kind in ('COUNT_OUT', 'COUNT_INOUT', 'DISP_UNIT_OUT') and not large]
     for p in narrowed:
-        body.append(f'    MPI_Count n_{p.name} = 0;')
+        body.append(f'    {POINTERS[p.kind][2].rstrip(" *")} n_{p.name} = 0;')
     if 'errcomm' in fn.flags:
         body.append('    MPI_Comm err_comm = MPI_COMM_NULL;')
     for p in fn.params:

@@ -24,12 +24,15 @@ MPIR_Win *MPIR_Win_lookup(MPI_Win win)
 }
 
 /* The arguments every flavor checks. */
-static int check_args(MPI_Aint size, int disp_unit, MPIR_Comm *comm)
+static int check_args(MPI_Aint size, MPI_Aint disp_unit, MPIR_Comm *comm)
 {
     if (size < 0)
         return MPIR_Err(MPI_ERR_SIZE, "size is %ld, must be non-negative", (long) size);
     if (disp_unit <= 0)
-        return MPIR_Err(MPI_ERR_DISP, "disp_unit is %d, must be positive", disp_unit);
+        return MPIR_Err(MPI_ERR_DISP, "disp_unit is %ld, must be positive", (long) disp_unit);
+    if (disp_unit > INT_MAX)    /* the _c creations: the MPI_WIN_DISP_UNIT attribute is an int */
+        return MPIR_Err(MPI_ERR_DISP, "disp_unit is %ld, larger than this library supports (%d)", (long) disp_unit,
+                        INT_MAX);
     if (comm->is_inter)
         return MPIR_Err(MPI_ERR_COMM, "windows are created over intracommunicators, not intercommunicators");
     return MPI_SUCCESS;
@@ -79,7 +82,7 @@ void MPIR_Rma_free(MPIR_Rma *r)
  * Everything this process needs is allocated first; then the processes agree on a context (all
  * fail if one did), make the private communicator, and exchange over comm their window sizes,
  * displacement units and whether they got this far, so that all succeed or all fail. */
-static int win_new(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, int flavor, MPI_Info info,
+static int win_new(MPI_Comm comm, void *base, MPI_Aint size, MPI_Aint disp_unit, int flavor, MPI_Info info,
                    int local_err, MPI_Win *win)
 {
     MPIR_Comm *c = MPIR_Comm_lookup(comm);
@@ -131,7 +134,7 @@ static int win_new(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, int 
     w->comm = wc;
     w->base = base;
     w->size = size;
-    w->disp_unit = disp_unit;
+    w->disp_unit = (int) disp_unit;     /* checked */
     w->flavor = flavor;
     w->model = MPI_WIN_UNIFIED;     /* the pool zeroed name and attributes */
     atomic_store(&w->errhandler, MPI_ERRORS_ARE_FATAL);
@@ -142,7 +145,7 @@ static int win_new(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, int 
     return MPI_SUCCESS;
 }
 
-int MPIR_Win_create_impl(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+int MPIR_Win_create_impl(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     return win_new(comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, info, MPI_SUCCESS, win);
 }
@@ -191,7 +194,7 @@ int MPIR_Win_get_info_impl(MPI_Win win, MPI_Info *info_used)
 
 /* A window whose memory is in shared memory (win_shared.c), parts aligned to align: origins
  * reach it directly. baseptr is really a void **: it receives this process's part. */
-static int shared_window(MPI_Aint size, int disp_unit, size_t align, int flavor, MPI_Info info, MPI_Comm comm,
+static int shared_window(MPI_Aint size, MPI_Aint disp_unit, size_t align, int flavor, MPI_Info info, MPI_Comm comm,
                          void *baseptr, MPI_Win *win)
 {
     int err = check_args(size, disp_unit, MPIR_Comm_lookup(comm));
@@ -229,7 +232,7 @@ static int shared_window(MPI_Aint size, int disp_unit, size_t align, int flavor,
 /* baseptr is really a void **: it receives the address of the memory, which the window owns. In
  * shared memory, unless the info asks for an alignment beyond a page, or LOOM_RMA_DIRECT=0 (tests:
  * the message path over such memory too). */
-int MPIR_Win_allocate_impl(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+int MPIR_Win_allocate_impl(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                            MPI_Win *win)
 {
     if (size < 0)   /* MPI_ERR_SIZE, as for MPI_Win_create, before MPI_Alloc_mem would say MPI_ERR_ARG */
@@ -252,7 +255,7 @@ int MPIR_Win_allocate_impl(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm
 }
 
 /* The processes' parts contiguous, as the standard's default is. */
-int MPIR_Win_allocate_shared_impl(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+int MPIR_Win_allocate_shared_impl(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                                   MPI_Win *win)
 {
     return shared_window(size, disp_unit, 1, MPI_WIN_FLAVOR_SHARED, info, comm, baseptr, win);

@@ -103,7 +103,7 @@ void MPIR_Win_shared_segment_free(void *segment, size_t length)
         munmap(segment, length);
 }
 
-int MPIR_Win_shared_query_impl(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+int MPIR_Win_shared_query_impl(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr)
 {
     MPIR_Win *w = MPIR_Win_lookup(win);
     MPIR_Rma *r = w->rma;

@@ -10,6 +10,8 @@
  * epoch, seen by its owner's loads). The window's flavor attribute is MPI_WIN_FLAVOR_SHARED; the
  * query on a window of another flavor fails with MPI_ERR_RMA_FLAVOR, and with a rank outside the
  * group with MPI_ERR_RANK. The same on the halves of MPI_COMM_WORLD, and with every part empty.
+ * The large-count twins of the creations and of the query take and give MPI_Aint units; a unit
+ * beyond the int of the MPI_WIN_DISP_UNIT attribute is refused (MPI_ERR_DISP).
  */
 #include "mtest.h"
 #include <stdint.h>
@@ -109,6 +111,8 @@ int main(int argc, char **argv)
     check_comm(half);
     CHECK_MPI(MPI_Comm_free(&half));
 
+    int buf[4], flag_c = 0;
+
     /* every part empty: the query gives size 0 and no address */
     void *mem = NULL, *got = (void *) &got;
     MPI_Win win;
@@ -119,8 +123,30 @@ int main(int argc, char **argv)
     CHECK(sz == 0 && got == NULL, "all empty: size %ld, address %p", (long) sz, got);
     CHECK_MPI(MPI_Win_free(&win));
 
+    /* the large-count twins: disp_unit as MPI_Aint (up to INT_MAX here, the attribute's int) */
+    int *shared = NULL, *unit_attr = NULL;
+    CHECK_MPI(MPI_Win_allocate_shared_c(2 * sizeof(int), (MPI_Aint) sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                                        &shared, &win));
+    MPI_Aint big_unit = -1;
+    void *first_c = NULL;
+    CHECK_MPI(MPI_Win_shared_query_c(win, size - 1, &sz, &big_unit, &first_c));
+    CHECK(sz == 2 * sizeof(int) && big_unit == sizeof(int), "MPI_Win_shared_query_c: size %ld, unit %ld", (long) sz,
+          (long) big_unit);
+    CHECK_MPI(MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &unit_attr, &flag_c));
+    CHECK(flag_c && *unit_attr == sizeof(int), "MPI_WIN_DISP_UNIT after MPI_Win_allocate_shared_c");
+    CHECK_MPI(MPI_Win_free(&win));
+    CHECK_MPI(MPI_Win_allocate_c(16, (MPI_Aint) 8, MPI_INFO_NULL, MPI_COMM_WORLD, &first_c, &win));
+    CHECK_MPI(MPI_Win_free(&win));
+    CHECK_MPI(MPI_Win_create_c(buf, sizeof buf, (MPI_Aint) 2, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    CHECK_MPI(MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &unit_attr, &flag_c));
+    CHECK(flag_c && *unit_attr == 2, "MPI_WIN_DISP_UNIT after MPI_Win_create_c");
+    CHECK_MPI(MPI_Win_free(&win));
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    CHECK_ERR(MPI_Win_create_c(buf, sizeof buf, (MPI_Aint) 1 << 33, MPI_INFO_NULL, MPI_COMM_WORLD, &win),
+              MPI_ERR_DISP);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+
     /* the query is for shared windows only */
-    int buf[4];
     CHECK_MPI(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
     CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     CHECK_ERR(MPI_Win_shared_query(win, 0, &sz, &unit, &got), MPI_ERR_RMA_FLAVOR);
