@@ -283,12 +283,20 @@ static int direct(MPIR_Rma *r, const Rma_op *o, MPI_Aint offset)
         return MPIR_Localcopy(o->origin, o->origin_count, o->origin_type, where, o->target_count, o->target_type);
     if (o->kind == RMA_GET)
         return MPIR_Localcopy(where, o->target_count, o->target_type, o->result, o->result_count, o->result_type);
+    /* the origin data as a packed stream: itself when contiguous (CAS: a predefined type), else
+     * packed here, outside the lock */
     MPI_Count bytes = o->target_count * MPID_Datatype_get(o->target_type)->size;
-    MPI_Count need = !o->origin ? 0 : o->compare ? 2 * bytes : bytes;
-    char small[256], *packed = small;
-    if ((size_t) need > sizeof small && !(packed = malloc((size_t) need)))
-        return MPIR_Err(MPI_ERR_NO_MEM, "out of memory for an accumulate of %lld bytes", (long long) need);
-    int err = o->origin ? pack_origin(packed, o) : MPI_SUCCESS;
+    const MPID_Datatype *od = o->origin ? MPID_Datatype_get(o->origin_type) : NULL;
+    const char *in = od && od->is_contig ? (const char *) o->origin + od->true_lb : NULL;
+    char small[256], *packed = NULL;
+    int err = MPI_SUCCESS;
+    if (od && !in) {
+        packed = (size_t) bytes <= sizeof small ? small : malloc((size_t) bytes);
+        if (!packed)
+            return MPIR_Err(MPI_ERR_NO_MEM, "out of memory for an accumulate of %lld bytes", (long long) bytes);
+        in = packed;
+        err = pack_origin(packed, o);
+    }
     if (err == MPI_SUCCESS) {
         _Atomic int *lock = &r->control[o->target].accumulate;
         MPIR_Rma_spin_lock(lock);
@@ -296,10 +304,10 @@ static int direct(MPIR_Rma *r, const Rma_op *o, MPI_Aint offset)
             err = MPIR_Localcopy(where, o->target_count, o->target_type, o->result, o->result_count,
                                  o->result_type);
         if (err == MPI_SUCCESS && o->kind == RMA_CAS) {
-            if (memcmp(where, packed + bytes, (size_t) bytes) == 0)     /* packed: origin, compare */
-                memcpy(where, packed, (size_t) bytes);
-        } else if (err == MPI_SUCCESS && o->origin) {
-            err = MPIR_Op_apply_packed(packed, where, o->target_count, o->target_type, o->op);
+            if (memcmp(where, o->compare, (size_t) bytes) == 0)
+                memcpy(where, in, (size_t) bytes);
+        } else if (err == MPI_SUCCESS && in) {
+            err = MPIR_Op_apply_packed(in, where, o->target_count, o->target_type, o->op);
         }
         MPIR_Rma_spin_unlock(lock);
     }
