@@ -224,10 +224,11 @@ static int s_inter_coll(output *o)
 }
 
 /* A window in shared memory (MPI_Win_allocate: its creation agrees on failure like a
- * communicator's), and one-sided operations whose results depend on no other rank's operations:
- * a get of the next rank's memory, which it wrote itself before the fence, and an accumulate
- * into this rank's own memory. (Operations on memory the user gave, MPI_Win_create, are applied
- * by the target, which would wait for memory refused for good.) */
+ * communicator's), and one-sided operations whose results depend on this rank alone: a get and
+ * an accumulate on its own part. (A get of another rank's part would depend on the fence's
+ * barrier, and a barrier that failed on the victim does not hold the others back, nor tell them.
+ * Operations on memory the user gave, MPI_Win_create, are applied by the target, which would wait
+ * for memory refused for good.) */
 static int s_rma(output *o)
 {
     int rc = MPI_SUCCESS, *mem = NULL;
@@ -239,7 +240,7 @@ static int s_rma(output *o)
         for (int i = 0; i < N; i++)
             mem[i] = in[i];
         ALL(MPI_Win_fence(0, win));
-        ALL(MPI_Get(out, 1, vec, (rank + 1) % size, 0, 1, vec, win));
+        ALL(MPI_Get(out, 1, vec, rank, 0, 1, vec, win));
         ALL(MPI_Accumulate(in + N, 2, MPI_INT, rank, 2, 2, MPI_INT, MPI_SUM, win));     /* not read by the get */
         ALL(MPI_Win_fence(0, win));
         memcpy(out + N, mem, N * sizeof(int));
